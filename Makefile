@@ -1,0 +1,27 @@
+# The two commands of the README:
+#   make run    set up, build, index a repository (REPO, default: this one), print the summary
+#   make test   set up, build, run every test
+BUILD ?= build
+REPO ?= .
+JOBS ?= $(shell nproc)
+
+.PHONY: all setup build run test clean
+all: build
+
+setup:
+	@bash scripts/setup.sh
+
+$(BUILD)/build.ninja: | setup
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+
+build: setup $(BUILD)/build.ninja
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	$(BUILD)/comp index --root $(REPO)
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+clean:
+	rm -rf $(BUILD)

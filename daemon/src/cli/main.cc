@@ -1,0 +1,270 @@
+// comp: the command-line front end. Glue only: parses arguments, calls the
+// libraries, prints their results as text or (through rpc/) JSON.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <string>
+
+#include "graph/store.h"
+#include "index/indexer.h"
+#include "rpc/codec.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Exit codes, stable for scripts.
+constexpr int kExitUsage = 2;        // bad arguments or a missing root
+constexpr int kExitUnwritable = 3;   // .comp/ cannot be created or written
+constexpr int kExitCorrupt = 4;      // the database is damaged or not comP's
+constexpr int kExitFailure = 1;      // anything else
+
+struct Common {
+  std::string root = ".";
+  bool json = false;
+};
+
+void add_common(CLI::App* command, Common& common) {
+  command->add_option("--root", common.root, "Workspace root (default: the current directory)");
+  command->add_flag("--json", common.json, "Print JSON instead of text");
+}
+
+// Resolves and checks --root; prints an error and returns empty when unusable.
+fs::path checked_root(const std::string& root) {
+  std::error_code ec;
+  fs::path path = fs::weakly_canonical(fs::path(root), ec);
+  if (ec || !fs::is_directory(path, ec)) {
+    std::cerr << "comp: root '" << root << "' is not a directory\n";
+    return {};
+  }
+  return path;
+}
+
+int report_store_error(const comp::graph::StoreError& error, const fs::path& root) {
+  using Kind = comp::graph::StoreError::Kind;
+  switch (error.kind()) {
+    case Kind::kCorrupt:
+      std::cerr << "comp: the index is damaged: " << error.what() << "\n"
+                << "comp: nothing was deleted. Run `comp index --root " << root.string()
+                << " --rebuild` to move it aside (graph.db.corrupt-<time>) and build a new one.\n";
+      return kExitCorrupt;
+    case Kind::kUnwritable:
+      std::cerr << "comp: cannot write the index: " << error.what() << "\n";
+      return kExitUnwritable;
+    case Kind::kTooNew:
+      std::cerr << "comp: " << error.what() << "\n";
+      return kExitFailure;
+    case Kind::kOther:
+      std::cerr << "comp: " << error.what() << "\n";
+      return kExitFailure;
+  }
+  return kExitFailure;
+}
+
+std::string human_bytes(double bytes) {
+  const char* units[] = {"B", "KB", "MB", "GB"};
+  int unit = 0;
+  while (bytes >= 1000 && unit < 3) {
+    bytes /= 1000;
+    ++unit;
+  }
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, unit == 0 ? "%.0f %s" : "%.1f %s", bytes, units[unit]);
+  return buffer;
+}
+
+// A one-line progress bar on stderr, redrawn in place; only on a terminal.
+void draw_progress(const comp::index::Progress& progress) {
+  constexpr int kWidth = 30;
+  double fraction = progress.total ? static_cast<double>(progress.done) / static_cast<double>(progress.total) : 1.0;
+  int filled = static_cast<int>(fraction * kWidth);
+  double rate = progress.elapsed_seconds > 0 ? static_cast<double>(progress.done) / progress.elapsed_seconds : 0;
+  double eta = rate > 0 ? static_cast<double>(progress.total - progress.done) / rate : 0;
+  std::fprintf(stderr, "\r[%.*s%*s] %zu/%zu files  %s/s  ETA %.0fs \033[K", filled,
+               "==============================", kWidth - filled, "", progress.done, progress.total,
+               human_bytes(progress.elapsed_seconds > 0 ? static_cast<double>(progress.bytes) / progress.elapsed_seconds : 0)
+                   .c_str(),
+               eta);
+  std::fflush(stderr);
+}
+
+void print_summary(const comp::index::IndexSummary& summary, const fs::path& root) {
+  std::cout << "Indexed " << root.string() << " in " << summary.elapsed_seconds << " s (CPU "
+            << summary.cpu_seconds << " s)\n";
+  std::cout << "  files: " << summary.files_on_disk << " on disk, " << summary.files_parsed << " parsed, "
+            << summary.files_unchanged << " unchanged, " << summary.files_touched << " same content, "
+            << summary.files_removed << " removed; " << human_bytes(static_cast<double>(summary.bytes_read))
+            << " read\n";
+  std::cout << "  languages:";
+  for (const auto& [language, count] : summary.files_by_language) std::cout << " " << language << " " << count << ";";
+  std::cout << "\n  symbols: " << summary.symbols << "\n";
+  if (!summary.skipped_by_reason.empty()) {
+    std::cout << "  skipped:";
+    for (const auto& [reason, count] : summary.skipped_by_reason) std::cout << " " << reason << " " << count << ";";
+    std::cout << "\n";
+  }
+  if (!summary.errors.empty()) {
+    std::cout << "  files with errors this run: " << summary.errors.size() << " (still indexed; `comp files --errors`)\n";
+    for (std::size_t i = 0; i < summary.errors.size() && i < 5; ++i)
+      std::cout << "    " << summary.errors[i].path << ": " << summary.errors[i].message.substr(0, 120) << "\n";
+  }
+  for (const std::string& error : summary.walk_errors) std::cout << "  walk: " << error << "\n";
+}
+
+int run_index_command(const Common& common, unsigned jobs, std::uint64_t max_file_size, bool rebuild) {
+  fs::path root = checked_root(common.root);
+  if (root.empty()) return kExitUsage;
+  if (rebuild && fs::exists(comp::graph::Store::database_path(root))) {
+    fs::path moved = comp::graph::Store::quarantine(root);
+    std::cerr << "comp: moved the old index to " << moved.string() << "\n";
+  }
+  comp::index::IndexOptions options;
+  options.root = root;
+  options.jobs = jobs;
+  options.max_file_size = max_file_size;
+  bool bar = !common.json && isatty(STDERR_FILENO);
+  if (bar) options.on_progress = draw_progress;
+  comp::index::IndexSummary summary = comp::index::run_index(options);
+  if (bar) std::fprintf(stderr, "\r\033[K");
+  if (common.json)
+    std::cout << comp::rpc::to_json(summary).dump(2) << "\n";
+  else
+    print_summary(summary, root);
+  return 0;
+}
+
+int run_symbols_command(const Common& common, const comp::graph::SymbolFilter& filter) {
+  fs::path root = checked_root(common.root);
+  if (root.empty()) return kExitUsage;
+  auto store = comp::graph::Store::open_existing(root);
+  std::vector<comp::graph::NodeRecord> nodes = store->symbols(filter);
+  if (common.json) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& node : nodes) out.push_back(comp::rpc::to_json(node));
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  for (const auto& node : nodes)
+    std::cout << node.file_path << ":" << node.line << ":" << node.column << "  " << node.kind << "  " << node.scope
+              << (node.is_exported ? "" : "  (private)") << "\n    " << node.signature << "\n";
+  if (nodes.empty()) std::cerr << "comp: no symbols match\n";
+  return nodes.empty() ? kExitFailure : 0;
+}
+
+int run_files_command(const Common& common, bool skipped_only, bool errors_only) {
+  fs::path root = checked_root(common.root);
+  if (root.empty()) return kExitUsage;
+  auto store = comp::graph::Store::open_existing(root);
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& file : store->files()) {
+    if (skipped_only && file.skip_reason.empty()) continue;
+    if (errors_only && file.error.empty()) continue;
+    if (common.json) {
+      out.push_back(comp::rpc::to_json(file));
+      continue;
+    }
+    std::cout << file.path << "  " << (file.language.empty() ? "-" : file.language) << "  " << file.size << " B  "
+              << file.symbol_count << " symbols";
+    if (!file.skip_reason.empty()) std::cout << "  skipped: " << file.skip_reason;
+    if (!file.error.empty()) std::cout << "  error: " << file.error.substr(0, 160);
+    std::cout << "\n";
+  }
+  if (common.json) std::cout << out.dump(2) << "\n";
+  return 0;
+}
+
+int run_stats_command(const Common& common) {
+  fs::path root = checked_root(common.root);
+  if (root.empty()) return kExitUsage;
+  auto store = comp::graph::Store::open_existing(root);
+  comp::graph::Stats stats = store->stats();
+  if (common.json) {
+    std::cout << comp::rpc::to_json(stats).dump(2) << "\n";
+    return 0;
+  }
+  std::cout << "files: " << stats.files << " (" << stats.indexed_files << " indexed, " << stats.skipped_files
+            << " skipped, " << stats.files_with_errors << " with errors)\n"
+            << "symbols: " << stats.symbols << "\nedges: " << stats.edges << "\n"
+            << "source: " << human_bytes(static_cast<double>(stats.source_bytes))
+            << "  database: " << human_bytes(static_cast<double>(stats.database_bytes));
+  if (stats.source_bytes > 0)
+    std::cout << " (" << static_cast<double>(stats.database_bytes) / static_cast<double>(stats.source_bytes)
+              << "x the source)";
+  std::cout << "\nfiles by language:";
+  for (const auto& [language, count] : stats.files_by_language)
+    std::cout << " " << (language.empty() ? "other" : language) << " " << count << ";";
+  std::cout << "\nsymbols by kind:";
+  for (const auto& [kind, count] : stats.symbols_by_kind) std::cout << " " << kind << " " << count << ";";
+  if (!stats.skipped_by_reason.empty()) {
+    std::cout << "\nskipped:";
+    for (const auto& [reason, count] : stats.skipped_by_reason) std::cout << " " << reason << " " << count << ";";
+  }
+  std::cout << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"comP: a local code-context engine for AI coding agents"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "comp 0.1.0");
+
+  Common index_common;
+  unsigned jobs = 0;
+  std::uint64_t max_file_size = 1u << 20;
+  bool rebuild = false;
+  CLI::App* index = app.add_subcommand("index", "Build or update the index at <root>/.comp/graph.db");
+  add_common(index, index_common);
+  index->add_option("--jobs,-j", jobs, "Parser threads (default: all cores)")->check(CLI::Range(0u, 1024u));
+  index->add_option("--max-file-size", max_file_size, "Skip files larger than this many bytes (default 1 MiB)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 32));
+  index->add_flag("--rebuild", rebuild, "Move the existing database aside and index from scratch");
+
+  Common symbols_common;
+  comp::graph::SymbolFilter filter;
+  CLI::App* symbols = app.add_subcommand("symbols", "List indexed symbols");
+  add_common(symbols, symbols_common);
+  symbols->add_option("name", filter.name, "Exact symbol name");
+  symbols->add_option("--file", filter.file_path, "Only symbols of this file (path relative to the root)");
+  symbols->add_option("--kind", filter.kind, "Only this kind (function, method, class, ...)");
+  symbols->add_option("--limit", filter.limit, "At most this many");
+
+  Common files_common;
+  bool skipped_only = false, errors_only = false;
+  CLI::App* files = app.add_subcommand("files", "List indexed files");
+  add_common(files, files_common);
+  files->add_flag("--skipped", skipped_only, "Only files skipped, with the reason");
+  files->add_flag("--errors", errors_only, "Only files with parse or read errors");
+
+  Common stats_common;
+  CLI::App* stats = app.add_subcommand("stats", "Summarise the index");
+  add_common(stats, stats_common);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    int code = app.exit(error);
+    return code == 0 ? 0 : kExitUsage;
+  }
+
+  const Common& active = index->parsed() ? index_common
+                         : symbols->parsed() ? symbols_common
+                         : files->parsed()   ? files_common
+                                             : stats_common;
+  try {
+    if (index->parsed()) return run_index_command(index_common, jobs, max_file_size, rebuild);
+    if (symbols->parsed()) return run_symbols_command(symbols_common, filter);
+    if (files->parsed()) return run_files_command(files_common, skipped_only, errors_only);
+    if (stats->parsed()) return run_stats_command(stats_common);
+  } catch (const comp::graph::StoreError& error) {
+    return report_store_error(error, checked_root(active.root));
+  } catch (const std::exception& error) {
+    std::cerr << "comp: " << error.what() << "\n";
+    return kExitFailure;
+  }
+  return kExitUsage;
+}

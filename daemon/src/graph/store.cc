@@ -1,0 +1,495 @@
+#include "graph/store.h"
+
+#include <chrono>
+#include <system_error>
+
+#include "graph/identifier_tokenizer.h"
+
+namespace comp::graph {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Schema migrations: entry i brings a database from version i to i + 1.
+// Never edit a released entry; append a new one and bump kSchemaVersion.
+const char* const kMigrations[] = {
+    // 0 -> 1: seed section 4 plus language, size, precise mtime, skip/error
+    // reasons, node hierarchy, and the FTS5 tables the search ranks with.
+    R"sql(
+CREATE TABLE files (
+    path TEXT PRIMARY KEY,
+    hash TEXT NOT NULL DEFAULT '',
+    last_modified INTEGER NOT NULL DEFAULT 0,
+    is_stale INTEGER NOT NULL DEFAULT 0,
+    language TEXT NOT NULL DEFAULT '',
+    size INTEGER NOT NULL DEFAULT 0,
+    mtime_ns INTEGER NOT NULL DEFAULT 0,
+    skip_reason TEXT NOT NULL DEFAULT '',
+    error TEXT NOT NULL DEFAULT '',
+    has_syntax_errors INTEGER NOT NULL DEFAULT 0,
+    symbol_count INTEGER NOT NULL DEFAULT 0,
+    indexed_at INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE nodes (
+    id TEXT PRIMARY KEY,
+    file_path TEXT NOT NULL REFERENCES files(path) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    "column" INTEGER NOT NULL,
+    end_line INTEGER NOT NULL,
+    end_column INTEGER NOT NULL,
+    signature TEXT,
+    is_exported INTEGER NOT NULL DEFAULT 0,
+    scope TEXT,
+    parent_id TEXT
+);
+CREATE INDEX nodes_by_file ON nodes(file_path);
+CREATE INDEX nodes_by_name ON nodes(name);
+CREATE TABLE edges (
+    from_node TEXT NOT NULL REFERENCES nodes(id) ON DELETE CASCADE,
+    to_node TEXT NOT NULL REFERENCES nodes(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL,
+    PRIMARY KEY (from_node, to_node, kind)
+);
+CREATE INDEX edges_by_target ON edges(to_node);
+CREATE VIRTUAL TABLE symbols_fts USING fts5(name, signature, scope, tokenize = 'comp_ident');
+CREATE VIRTUAL TABLE files_fts USING fts5(path, body, tokenize = 'comp_ident', detail = column);
+)sql",
+};
+constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);
+static_assert(kMigrationCount == kSchemaVersion);
+
+bool is_corruption(int rc) {
+  int primary = rc & 0xff;
+  return primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB;
+}
+
+[[noreturn]] void fail(sqlite3* db, int rc, const std::string& what) {
+  std::string message = what + ": " + (db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+  if (is_corruption(rc)) throw StoreError(StoreError::Kind::kCorrupt, message);
+  int primary = rc & 0xff;
+  if (primary == SQLITE_READONLY || primary == SQLITE_CANTOPEN || primary == SQLITE_PERM ||
+      primary == SQLITE_IOERR)
+    throw StoreError(StoreError::Kind::kUnwritable, message);
+  throw StoreError(StoreError::Kind::kOther, message);
+}
+
+void exec(sqlite3* db, const char* sql) {
+  char* error = nullptr;
+  int rc = sqlite3_exec(db, sql, nullptr, nullptr, &error);
+  if (rc != SQLITE_OK) {
+    std::string message = error ? error : sqlite3_errstr(rc);
+    sqlite3_free(error);
+    fail(nullptr, rc, message + " (in: " + std::string(sql).substr(0, 60) + ")");
+  }
+}
+
+// A prepared statement, reset after each use.
+class Statement {
+ public:
+  Statement(sqlite3* db, const char* sql) : db_(db) {
+    int rc = sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &statement_, nullptr);
+    if (rc != SQLITE_OK) fail(db, rc, std::string("prepare ") + sql);
+  }
+  ~Statement() { sqlite3_finalize(statement_); }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  Statement& bind(int index, std::string_view text) {
+    sqlite3_bind_text(statement_, index, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+    return *this;
+  }
+  Statement& bind(int index, std::int64_t value) {
+    sqlite3_bind_int64(statement_, index, value);
+    return *this;
+  }
+  // Steps once; true while a row is available.
+  bool step() {
+    int rc = sqlite3_step(statement_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    int code = rc;
+    sqlite3_reset(statement_);
+    fail(db_, code, std::string("step ") + sqlite3_sql(statement_));
+  }
+  void run() {
+    while (step()) {
+    }
+    reset();
+  }
+  void reset() {
+    sqlite3_reset(statement_);
+    sqlite3_clear_bindings(statement_);
+  }
+  std::int64_t integer(int column) { return sqlite3_column_int64(statement_, column); }
+  std::string text(int column) {
+    const unsigned char* value = sqlite3_column_text(statement_, column);
+    return value ? std::string(reinterpret_cast<const char*>(value), sqlite3_column_bytes(statement_, column))
+                 : std::string();
+  }
+
+ private:
+  sqlite3* db_;
+  sqlite3_stmt* statement_ = nullptr;
+};
+
+// Resets a statement when a scope that stepped it ends, even on exceptions.
+struct ResetOnExit {
+  Statement& statement;
+  ~ResetOnExit() { statement.reset(); }
+};
+
+constexpr const char* kNodeColumns =
+    "id, file_path, name, kind, line, \"column\", end_line, end_column, signature, is_exported, scope, parent_id";
+
+NodeRecord read_node(Statement& statement) {
+  NodeRecord node;
+  node.id = statement.text(0);
+  node.file_path = statement.text(1);
+  node.name = statement.text(2);
+  node.kind = statement.text(3);
+  node.line = static_cast<std::uint32_t>(statement.integer(4));
+  node.column = static_cast<std::uint32_t>(statement.integer(5));
+  node.end_line = static_cast<std::uint32_t>(statement.integer(6));
+  node.end_column = static_cast<std::uint32_t>(statement.integer(7));
+  node.signature = statement.text(8);
+  node.is_exported = statement.integer(9) != 0;
+  node.scope = statement.text(10);
+  node.parent_id = statement.text(11);
+  return node;
+}
+
+constexpr const char* kFileColumns =
+    "path, language, size, mtime_ns, hash, skip_reason, error, has_syntax_errors, symbol_count, indexed_at";
+
+FileRecord read_file(Statement& statement) {
+  FileRecord file;
+  file.path = statement.text(0);
+  file.language = statement.text(1);
+  file.size = static_cast<std::uint64_t>(statement.integer(2));
+  file.mtime_ns = statement.integer(3);
+  file.sha256 = statement.text(4);
+  file.skip_reason = statement.text(5);
+  file.error = statement.text(6);
+  file.has_syntax_errors = statement.integer(7) != 0;
+  file.symbol_count = statement.integer(8);
+  file.indexed_at = statement.integer(9);
+  return file;
+}
+
+sqlite3* open_connection(const fs::path& path, int flags) {
+  sqlite3* db = nullptr;
+  int rc = sqlite3_open_v2(path.c_str(), &db, flags | SQLITE_OPEN_NOMUTEX, nullptr);
+  if (rc != SQLITE_OK) {
+    std::string message = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    sqlite3_close(db);
+    fail(nullptr, rc, "cannot open " + path.string() + ": " + message);
+  }
+  sqlite3_extended_result_codes(db, 1);
+  sqlite3_busy_timeout(db, 10000);
+  std::string error;
+  if (!register_identifier_tokenizer(db, &error)) {
+    sqlite3_close(db);
+    throw StoreError(StoreError::Kind::kOther, error);
+  }
+  return db;
+}
+
+int read_schema_version(sqlite3* db) {
+  // user_version is in the header: reading it also proves the file is a database.
+  sqlite3_stmt* statement = nullptr;
+  int rc = sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &statement, nullptr);
+  if (rc != SQLITE_OK) fail(db, rc, "read schema version");
+  rc = sqlite3_step(statement);
+  int version = rc == SQLITE_ROW ? sqlite3_column_int(statement, 0) : -1;
+  sqlite3_finalize(statement);
+  if (rc != SQLITE_ROW) fail(db, rc, "read schema version");
+  return version;
+}
+
+std::int64_t count_tables(sqlite3* db) {
+  sqlite3_stmt* statement = nullptr;
+  int rc = sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_schema", -1, &statement, nullptr);
+  if (rc != SQLITE_OK) fail(db, rc, "read schema");
+  rc = sqlite3_step(statement);
+  std::int64_t count = rc == SQLITE_ROW ? sqlite3_column_int64(statement, 0) : 0;
+  sqlite3_finalize(statement);
+  if (rc != SQLITE_ROW) fail(db, rc, "read schema");
+  return count;
+}
+
+}  // namespace
+
+struct Store::Statements {
+  explicit Statements(sqlite3* db)
+      : begin(db, "BEGIN IMMEDIATE"),
+        commit(db, "COMMIT"),
+        rollback(db, "ROLLBACK"),
+        delete_symbol_text(db, "DELETE FROM symbols_fts WHERE rowid IN (SELECT rowid FROM nodes WHERE file_path = ?1)"),
+        delete_nodes(db, "DELETE FROM nodes WHERE file_path = ?1"),
+        delete_file_text(db, "DELETE FROM files_fts WHERE rowid = (SELECT rowid FROM files WHERE path = ?1)"),
+        delete_file(db, "DELETE FROM files WHERE path = ?1"),
+        upsert_file(db,
+                    "INSERT INTO files (path, hash, last_modified, is_stale, language, size, mtime_ns, skip_reason, "
+                    "error, has_syntax_errors, symbol_count, indexed_at) VALUES (?1, ?2, ?3, 0, ?4, ?5, ?6, ?7, ?8, "
+                    "?9, ?10, ?11) ON CONFLICT(path) DO UPDATE SET hash = excluded.hash, last_modified = "
+                    "excluded.last_modified, is_stale = 0, language = excluded.language, size = excluded.size, "
+                    "mtime_ns = excluded.mtime_ns, skip_reason = excluded.skip_reason, error = excluded.error, "
+                    "has_syntax_errors = excluded.has_syntax_errors, symbol_count = excluded.symbol_count, "
+                    "indexed_at = excluded.indexed_at RETURNING rowid"),
+        insert_node(db,
+                    "INSERT INTO nodes (id, file_path, name, kind, line, \"column\", end_line, end_column, signature, "
+                    "is_exported, scope, parent_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) "
+                    "RETURNING rowid"),
+        insert_symbol_text(db, "INSERT INTO symbols_fts (rowid, name, signature, scope) VALUES (?1, ?2, ?3, ?4)"),
+        insert_file_text(db, "INSERT INTO files_fts (rowid, path, body) VALUES (?1, ?2, ?3)"),
+        touch_file(db, "UPDATE files SET mtime_ns = ?2, last_modified = ?3 WHERE path = ?1"),
+        file_states(db, "SELECT path, size, mtime_ns, hash FROM files"),
+        all_files(db, (std::string("SELECT ") + kFileColumns + " FROM files ORDER BY path").c_str()),
+        one_file(db, (std::string("SELECT ") + kFileColumns + " FROM files WHERE path = ?1").c_str()),
+        nodes_of_file(db, (std::string("SELECT ") + kNodeColumns + " FROM nodes WHERE file_path = ?1 ORDER BY line, "
+                                                                   "\"column\"").c_str()),
+        symbols(db, (std::string("SELECT ") + kNodeColumns +
+                     " FROM nodes WHERE (?1 = '' OR name = ?1) AND (?2 = '' OR file_path = ?2) AND (?3 = '' OR kind "
+                     "= ?3) ORDER BY file_path, line, \"column\" LIMIT ?4").c_str()) {}
+
+  Statement begin, commit, rollback;
+  Statement delete_symbol_text, delete_nodes, delete_file_text, delete_file;
+  Statement upsert_file, insert_node, insert_symbol_text, insert_file_text, touch_file;
+  Statement file_states, all_files, one_file, nodes_of_file, symbols;
+};
+
+fs::path Store::database_path(const fs::path& root) { return root / ".comp" / "graph.db"; }
+
+Store::Store(sqlite3* db, fs::path path) : db_(db), path_(std::move(path)) {}
+
+Store::~Store() {
+  statements_.reset();
+  sqlite3_close(db_);
+}
+
+std::unique_ptr<Store> Store::open(const fs::path& root) {
+  fs::path directory = root / ".comp";
+  std::error_code ec;
+  fs::create_directory(directory, ec);  // never creates a missing root
+  if (ec) throw StoreError(StoreError::Kind::kUnwritable, "cannot create " + directory.string() + ": " + ec.message());
+  fs::path path = database_path(root);
+  sqlite3* db = open_connection(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  std::unique_ptr<Store> store(new Store(db, path));
+  try {
+    exec(db, "PRAGMA foreign_keys = ON");
+    int version = read_schema_version(db);
+    if (version > kSchemaVersion)
+      throw StoreError(StoreError::Kind::kTooNew, path.string() + " has schema version " + std::to_string(version) +
+                                                       "; this comp understands up to " +
+                                                       std::to_string(kSchemaVersion) + ": upgrade comp");
+    if (version == 0 && count_tables(db) > 0)
+      throw StoreError(StoreError::Kind::kCorrupt, path.string() + " is a SQLite database but not comP's");
+    if (version < kSchemaVersion) {
+      exec(db, "PRAGMA journal_mode = WAL");
+      exec(db, "BEGIN IMMEDIATE");
+      try {
+        // Another process may have migrated while we waited for the lock.
+        for (int v = read_schema_version(db); v < kSchemaVersion; ++v) {
+          exec(db, kMigrations[v]);
+          exec(db, ("PRAGMA user_version = " + std::to_string(v + 1)).c_str());
+        }
+        exec(db, "COMMIT");
+      } catch (...) {
+        sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+        throw;
+      }
+    }
+    exec(db, "PRAGMA journal_mode = WAL");
+    exec(db, "PRAGMA synchronous = NORMAL");
+    store->statements_ = std::make_unique<Statements>(db);
+  } catch (const StoreError& error) {
+    throw;
+  }
+  return store;
+}
+
+std::unique_ptr<Store> Store::open_existing(const fs::path& root) {
+  fs::path path = database_path(root);
+  if (!fs::exists(path))
+    throw StoreError(StoreError::Kind::kOther, "no index at " + path.string() + ": run `comp index` first");
+  return open(root);
+}
+
+fs::path Store::quarantine(const fs::path& root) {
+  fs::path path = database_path(root);
+  auto now = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch());
+  fs::path target = path;
+  target += ".corrupt-" + std::to_string(now.count());
+  fs::rename(path, target);
+  for (const char* suffix : {"-wal", "-shm"}) {
+    fs::path side = path;
+    side += suffix;
+    std::error_code ec;
+    if (fs::exists(side, ec)) {
+      fs::path side_target = target;
+      side_target += suffix;
+      fs::rename(side, side_target, ec);
+    }
+  }
+  return target;
+}
+
+std::unordered_map<std::string, FileState> Store::file_states() {
+  std::unordered_map<std::string, FileState> states;
+  Statement& statement = statements_->file_states;
+  ResetOnExit reset{statement};
+  while (statement.step())
+    states.emplace(statement.text(0), FileState{static_cast<std::uint64_t>(statement.integer(1)),
+                                                statement.integer(2), statement.text(3)});
+  return states;
+}
+
+std::vector<FileRecord> Store::files() {
+  std::vector<FileRecord> out;
+  Statement& statement = statements_->all_files;
+  ResetOnExit reset{statement};
+  while (statement.step()) out.push_back(read_file(statement));
+  return out;
+}
+
+std::optional<FileRecord> Store::file(const std::string& path) {
+  Statement& statement = statements_->one_file;
+  ResetOnExit reset{statement};
+  statement.bind(1, path);
+  if (!statement.step()) return std::nullopt;
+  return read_file(statement);
+}
+
+std::vector<NodeRecord> Store::symbols(const SymbolFilter& filter) {
+  std::vector<NodeRecord> out;
+  Statement& statement = statements_->symbols;
+  ResetOnExit reset{statement};
+  statement.bind(1, filter.name).bind(2, filter.file_path).bind(3, filter.kind);
+  statement.bind(4, filter.limit == 0 ? std::int64_t{-1} : static_cast<std::int64_t>(filter.limit));
+  while (statement.step()) out.push_back(read_node(statement));
+  return out;
+}
+
+std::vector<NodeRecord> Store::nodes_of_file(const std::string& path) {
+  std::vector<NodeRecord> out;
+  Statement& statement = statements_->nodes_of_file;
+  ResetOnExit reset{statement};
+  statement.bind(1, path);
+  while (statement.step()) out.push_back(read_node(statement));
+  return out;
+}
+
+namespace {
+
+std::int64_t scalar(sqlite3* db, const char* sql) {
+  Statement statement(db, sql);
+  return statement.step() ? statement.integer(0) : 0;
+}
+
+void grouped(sqlite3* db, const char* sql, std::map<std::string, std::int64_t>& out) {
+  Statement statement(db, sql);
+  while (statement.step()) out[statement.text(0)] = statement.integer(1);
+}
+
+}  // namespace
+
+Stats Store::counts() {
+  Stats stats;
+  grouped(db_, "SELECT language, count(*) FROM files WHERE skip_reason = '' GROUP BY language",
+          stats.files_by_language);
+  grouped(db_, "SELECT skip_reason, count(*) FROM files WHERE skip_reason != '' GROUP BY skip_reason",
+          stats.skipped_by_reason);
+  for (const auto& [language, count] : stats.files_by_language) stats.indexed_files += count;
+  for (const auto& [reason, count] : stats.skipped_by_reason) stats.skipped_files += count;
+  stats.files = stats.indexed_files + stats.skipped_files;
+  stats.symbols = scalar(db_, "SELECT count(*) FROM nodes");
+  return stats;
+}
+
+Stats Store::stats() {
+  Stats stats = counts();
+  stats.files_with_errors = scalar(db_, "SELECT count(*) FROM files WHERE error != ''");
+  stats.edges = scalar(db_, "SELECT count(*) FROM edges");
+  stats.source_bytes = scalar(db_, "SELECT coalesce(sum(size), 0) FROM files WHERE skip_reason = ''");
+  stats.database_bytes = scalar(db_, "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()");
+  grouped(db_, "SELECT kind, count(*) FROM nodes GROUP BY kind", stats.symbols_by_kind);
+  return stats;
+}
+
+std::string Store::integrity_check() {
+  Statement statement(db_, "PRAGMA integrity_check");
+  std::string result;
+  while (statement.step()) result += (result.empty() ? "" : "\n") + statement.text(0);
+  return result;
+}
+
+int Store::schema_version() { return read_schema_version(db_); }
+
+Batch::Batch(Store& store) : store_(store) { store_.statements_->begin.run(); }
+
+Batch::~Batch() {
+  if (!done_) {
+    try {
+      store_.statements_->rollback.run();
+    } catch (...) {
+    }
+  }
+}
+
+void Batch::put_file(const FileRecord& file, const std::vector<NodeRecord>& nodes, std::string_view text) {
+  auto& s = *store_.statements_;
+  s.delete_symbol_text.bind(1, file.path).run();
+  s.delete_nodes.bind(1, file.path).run();
+  s.delete_file_text.bind(1, file.path).run();
+  std::int64_t file_rowid = 0;
+  {
+    Statement& upsert = s.upsert_file;
+    ResetOnExit reset{upsert};
+    upsert.bind(1, file.path).bind(2, file.sha256).bind(3, file.mtime_ns / 1000000000);
+    upsert.bind(4, file.language).bind(5, static_cast<std::int64_t>(file.size)).bind(6, file.mtime_ns);
+    upsert.bind(7, file.skip_reason).bind(8, file.error).bind(9, std::int64_t{file.has_syntax_errors});
+    upsert.bind(10, file.symbol_count).bind(11, file.indexed_at);
+    if (upsert.step()) file_rowid = upsert.integer(0);
+    while (upsert.step()) {
+    }
+  }
+  for (const NodeRecord& node : nodes) {
+    std::int64_t rowid = 0;
+    {
+      Statement& insert = s.insert_node;
+      ResetOnExit reset{insert};
+      insert.bind(1, node.id).bind(2, node.file_path).bind(3, node.name).bind(4, node.kind);
+      insert.bind(5, std::int64_t{node.line}).bind(6, std::int64_t{node.column});
+      insert.bind(7, std::int64_t{node.end_line}).bind(8, std::int64_t{node.end_column});
+      insert.bind(9, node.signature).bind(10, std::int64_t{node.is_exported}).bind(11, node.scope);
+      insert.bind(12, node.parent_id);
+      if (insert.step()) rowid = insert.integer(0);
+      while (insert.step()) {
+      }
+    }
+    s.insert_symbol_text.bind(1, rowid).bind(2, node.name).bind(3, node.signature).bind(4, node.scope).run();
+  }
+  if (!text.empty() || file.skip_reason.empty())
+    s.insert_file_text.bind(1, file_rowid).bind(2, file.path).bind(3, text).run();
+}
+
+void Batch::touch_file(const std::string& path, std::int64_t mtime_ns) {
+  store_.statements_->touch_file.bind(1, path).bind(2, mtime_ns).bind(3, mtime_ns / 1000000000).run();
+}
+
+void Batch::remove_file(const std::string& path) {
+  auto& s = *store_.statements_;
+  s.delete_symbol_text.bind(1, path).run();
+  s.delete_nodes.bind(1, path).run();
+  s.delete_file_text.bind(1, path).run();
+  s.delete_file.bind(1, path).run();
+}
+
+void Batch::commit() {
+  store_.statements_->commit.run();
+  done_ = true;
+}
+
+}  // namespace comp::graph

@@ -1,0 +1,155 @@
+// graph: the SQLite database at <root>/.comp/graph.db (files, nodes, edges and
+// their FTS5 indexes). Takes and returns plain structs; knows nothing of
+// parsing, walking or JSON.
+//
+// Invariants:
+//  - every write goes through a Batch, one transaction: after a crash at any
+//    moment the database holds each file either as before or as after;
+//  - a file row's size/mtime/hash change in the same transaction as its nodes,
+//    so a file is never marked current with stale nodes;
+//  - opening never deletes or rewrites data silently: a corrupt or too-new
+//    database is reported (StoreError) and left in place.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace comp::graph {
+
+inline constexpr int kSchemaVersion = 1;
+
+class StoreError : public std::runtime_error {
+ public:
+  enum class Kind { kUnwritable, kCorrupt, kTooNew, kOther };
+  StoreError(Kind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
+  Kind kind() const { return kind_; }
+
+ private:
+  Kind kind_;
+};
+
+// What the indexer compares with the disk to decide what to re-read.
+struct FileState {
+  std::uint64_t size = 0;
+  std::int64_t mtime_ns = 0;
+  std::string sha256;  // hex; empty for a skipped file
+};
+
+struct FileRecord {
+  std::string path;          // relative, '/' separators
+  std::string language;      // lang::name(), or "" for files comP does not parse
+  std::uint64_t size = 0;
+  std::int64_t mtime_ns = 0;
+  std::string sha256;
+  std::string skip_reason;   // "" when indexed; walk::to_string(SkipReason) otherwise
+  std::string error;         // parse errors, "" when none
+  bool has_syntax_errors = false;
+  std::int64_t symbol_count = 0;
+  std::int64_t indexed_at = 0;  // unix seconds
+};
+
+struct NodeRecord {
+  std::string id;            // stable: "<path>::<Qualified.Name>" (+ "#N" for the Nth same name)
+  std::string file_path;
+  std::string name;
+  std::string kind;
+  std::uint32_t line = 0, column = 0, end_line = 0, end_column = 0;
+  std::string signature;
+  bool is_exported = false;
+  std::string scope;         // "pkg.module.Class.method"
+  std::string parent_id;     // "" at top level
+};
+
+struct SymbolFilter {
+  std::string name;          // exact name, or "" for any
+  std::string file_path;     // exact path, or ""
+  std::string kind;          // exact kind, or ""
+  std::size_t limit = 0;     // 0: no limit
+};
+
+struct Stats {
+  std::int64_t files = 0, indexed_files = 0, skipped_files = 0, files_with_errors = 0;
+  std::int64_t symbols = 0, edges = 0;
+  std::int64_t source_bytes = 0, database_bytes = 0;
+  std::map<std::string, std::int64_t> files_by_language;
+  std::map<std::string, std::int64_t> symbols_by_kind;
+  std::map<std::string, std::int64_t> skipped_by_reason;
+};
+
+class Store;
+
+// A write transaction. Commit() makes everything in it durable at once; a
+// Batch destroyed without Commit() rolls back.
+class Batch {
+ public:
+  explicit Batch(Store& store);
+  ~Batch();
+  Batch(const Batch&) = delete;
+  Batch& operator=(const Batch&) = delete;
+
+  // Replaces the file's row, nodes (and their outbound edges) and text.
+  // `text` feeds the full-text index; pass "" for skipped files.
+  void put_file(const FileRecord& file, const std::vector<NodeRecord>& nodes, std::string_view text);
+  // Same content, new mtime (the hash matched): nothing else changes.
+  void touch_file(const std::string& path, std::int64_t mtime_ns);
+  void remove_file(const std::string& path);
+  void commit();
+
+ private:
+  Store& store_;
+  bool done_ = false;
+};
+
+class Store {
+ public:
+  // Opens (creating `.comp/` and the schema when missing) the database of the
+  // workspace at `root`. Throws StoreError: kUnwritable when `.comp/` cannot be
+  // created or written, kCorrupt when the file is not a healthy comP database,
+  // kTooNew when a newer comP wrote it.
+  static std::unique_ptr<Store> open(const std::filesystem::path& root);
+  // Opens read-only an existing database; throws StoreError (kOther when missing).
+  static std::unique_ptr<Store> open_existing(const std::filesystem::path& root);
+  // Moves a corrupt database aside (graph.db -> graph.db.corrupt-<unix time>,
+  // with its -wal/-shm) so that open() can start afresh. Returns the new name.
+  static std::filesystem::path quarantine(const std::filesystem::path& root);
+  static std::filesystem::path database_path(const std::filesystem::path& root);
+
+  ~Store();
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  std::unordered_map<std::string, FileState> file_states();
+  std::vector<FileRecord> files();
+  std::optional<FileRecord> file(const std::string& path);
+  std::vector<NodeRecord> symbols(const SymbolFilter& filter);
+  std::vector<NodeRecord> nodes_of_file(const std::string& path);
+  // Whole-index statistics (scans nodes: a few ms per 100k symbols).
+  Stats stats();
+  // The cheap part of stats(): files by language, skipped by reason, symbol
+  // count (what every index run reports).
+  Stats counts();
+  // PRAGMA integrity_check; "ok" when healthy.
+  std::string integrity_check();
+  int schema_version();
+
+  sqlite3* handle() { return db_; }
+
+ private:
+  friend class Batch;
+  Store(sqlite3* db, std::filesystem::path path);
+  struct Statements;
+  sqlite3* db_;
+  std::filesystem::path path_;
+  std::unique_ptr<Statements> statements_;
+};
+
+}  // namespace comp::graph

@@ -1,0 +1,229 @@
+#include "graph/store.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <random>
+
+namespace comp::graph {
+namespace {
+
+namespace fs = std::filesystem;
+
+class StoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = fs::temp_directory_path() / ("comp-store-" + std::to_string(::getpid()) + "-" +
+                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(root_);
+    fs::create_directories(root_);
+  }
+  void TearDown() override {
+    fs::permissions(root_, fs::perms::owner_all, fs::perm_options::add);
+    fs::remove_all(root_);
+  }
+  fs::path root_;
+};
+
+FileRecord file_record(const std::string& path, const std::string& hash) {
+  FileRecord file;
+  file.path = path;
+  file.language = "python";
+  file.size = 10;
+  file.mtime_ns = 1234567890123;
+  file.sha256 = hash;
+  return file;
+}
+
+NodeRecord node_record(const std::string& path, const std::string& name) {
+  NodeRecord node;
+  node.id = path + "::" + name;
+  node.file_path = path;
+  node.name = name;
+  node.kind = "function";
+  node.line = 1;
+  node.column = 1;
+  node.end_line = 2;
+  node.end_column = 5;
+  node.signature = "def " + name + "()";
+  node.scope = "m." + name;
+  return node;
+}
+
+TEST_F(StoreTest, CreatesSchemaAndRoundTrips) {
+  auto store = Store::open(root_);
+  EXPECT_EQ(store->schema_version(), kSchemaVersion);
+  {
+    Batch batch(*store);
+    batch.put_file(file_record("a.py", "h1"), {node_record("a.py", "alpha"), node_record("a.py", "beta")},
+                   "def alpha(): pass\ndef beta(): pass\n");
+    batch.commit();
+  }
+  auto states = store->file_states();
+  ASSERT_EQ(states.size(), 1u);
+  EXPECT_EQ(states["a.py"].sha256, "h1");
+  EXPECT_EQ(states["a.py"].mtime_ns, 1234567890123);
+  auto nodes = store->nodes_of_file("a.py");
+  ASSERT_EQ(nodes.size(), 2u);
+  EXPECT_EQ(nodes[0].signature, "def alpha()");
+  EXPECT_EQ(store->symbols({"beta", "", "", 0}).size(), 1u);
+  EXPECT_EQ(store->stats().symbols, 2);
+  EXPECT_EQ(store->integrity_check(), "ok");
+}
+
+TEST_F(StoreTest, PutFileReplacesNodesAndText) {
+  auto store = Store::open(root_);
+  {
+    Batch batch(*store);
+    batch.put_file(file_record("a.py", "h1"), {node_record("a.py", "alpha")}, "alpha");
+    batch.commit();
+  }
+  {
+    Batch batch(*store);
+    batch.put_file(file_record("a.py", "h2"), {node_record("a.py", "gamma")}, "gamma");
+    batch.commit();
+  }
+  EXPECT_TRUE(store->symbols({"alpha", "", "", 0}).empty());
+  EXPECT_EQ(store->symbols({"gamma", "", "", 0}).size(), 1u);
+  sqlite3_stmt* statement = nullptr;
+  sqlite3_prepare_v2(store->handle(), "SELECT count(*) FROM files_fts WHERE files_fts MATCH 'alpha'", -1, &statement,
+                     nullptr);
+  ASSERT_EQ(sqlite3_step(statement), SQLITE_ROW);
+  EXPECT_EQ(sqlite3_column_int(statement, 0), 0);
+  sqlite3_finalize(statement);
+  sqlite3_prepare_v2(store->handle(), "SELECT count(*) FROM symbols_fts WHERE symbols_fts MATCH 'gamma'", -1,
+                     &statement, nullptr);
+  ASSERT_EQ(sqlite3_step(statement), SQLITE_ROW);
+  EXPECT_EQ(sqlite3_column_int(statement, 0), 1);
+  sqlite3_finalize(statement);
+}
+
+TEST_F(StoreTest, UncommittedBatchRollsBack) {
+  auto store = Store::open(root_);
+  {
+    Batch batch(*store);
+    batch.put_file(file_record("a.py", "h1"), {node_record("a.py", "alpha")}, "alpha");
+  }
+  EXPECT_TRUE(store->file_states().empty());
+  EXPECT_EQ(store->stats().symbols, 0);
+}
+
+TEST_F(StoreTest, RemoveFileDropsEverything) {
+  auto store = Store::open(root_);
+  {
+    Batch batch(*store);
+    batch.put_file(file_record("a.py", "h1"), {node_record("a.py", "alpha")}, "alpha");
+    batch.put_file(file_record("b.py", "h2"), {node_record("b.py", "beta")}, "beta");
+    batch.commit();
+  }
+  {
+    Batch batch(*store);
+    batch.remove_file("a.py");
+    batch.commit();
+  }
+  EXPECT_EQ(store->file_states().count("a.py"), 0u);
+  EXPECT_EQ(store->stats().symbols, 1);
+  EXPECT_EQ(store->integrity_check(), "ok");
+}
+
+TEST_F(StoreTest, TouchUpdatesOnlyMtime) {
+  auto store = Store::open(root_);
+  {
+    Batch batch(*store);
+    batch.put_file(file_record("a.py", "h1"), {node_record("a.py", "alpha")}, "alpha");
+    batch.commit();
+  }
+  {
+    Batch batch(*store);
+    batch.touch_file("a.py", 99);
+    batch.commit();
+  }
+  EXPECT_EQ(store->file_states()["a.py"].mtime_ns, 99);
+  EXPECT_EQ(store->file_states()["a.py"].sha256, "h1");
+  EXPECT_EQ(store->stats().symbols, 1);
+}
+
+TEST_F(StoreTest, ReopenKeepsData) {
+  {
+    auto store = Store::open(root_);
+    Batch batch(*store);
+    batch.put_file(file_record("a.py", "h1"), {node_record("a.py", "alpha")}, "alpha");
+    batch.commit();
+  }
+  auto store = Store::open(root_);
+  EXPECT_EQ(store->stats().symbols, 1);
+}
+
+TEST_F(StoreTest, GarbageFileIsReportedCorruptAndKept) {
+  fs::create_directories(root_ / ".comp");
+  {
+    std::ofstream out(root_ / ".comp" / "graph.db", std::ios::binary);
+    std::mt19937 random(7);
+    for (int i = 0; i < 8192; ++i) out.put(static_cast<char>(random()));
+  }
+  try {
+    Store::open(root_);
+    FAIL() << "expected StoreError";
+  } catch (const StoreError& error) {
+    EXPECT_EQ(error.kind(), StoreError::Kind::kCorrupt) << error.what();
+  }
+  EXPECT_EQ(fs::file_size(root_ / ".comp" / "graph.db"), 8192u);  // never deleted
+  fs::path moved = Store::quarantine(root_);
+  EXPECT_TRUE(fs::exists(moved));
+  EXPECT_FALSE(fs::exists(root_ / ".comp" / "graph.db"));
+  EXPECT_NO_THROW(Store::open(root_));
+}
+
+TEST_F(StoreTest, ForeignSqliteDatabaseIsNotTouched) {
+  fs::create_directories(root_ / ".comp");
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open((root_ / ".comp" / "graph.db").c_str(), &db), SQLITE_OK);
+  sqlite3_exec(db, "CREATE TABLE other(x); INSERT INTO other VALUES (1);", nullptr, nullptr, nullptr);
+  sqlite3_close(db);
+  try {
+    Store::open(root_);
+    FAIL() << "expected StoreError";
+  } catch (const StoreError& error) {
+    EXPECT_EQ(error.kind(), StoreError::Kind::kCorrupt);
+  }
+}
+
+TEST_F(StoreTest, NewerSchemaIsRefused) {
+  { Store::open(root_); }
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open((root_ / ".comp" / "graph.db").c_str(), &db), SQLITE_OK);
+  sqlite3_exec(db, "PRAGMA user_version = 999", nullptr, nullptr, nullptr);
+  sqlite3_close(db);
+  try {
+    Store::open(root_);
+    FAIL() << "expected StoreError";
+  } catch (const StoreError& error) {
+    EXPECT_EQ(error.kind(), StoreError::Kind::kTooNew);
+  }
+}
+
+TEST_F(StoreTest, UnwritableDirectoryIsReported) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root can write anywhere";
+  fs::permissions(root_, fs::perms::owner_read | fs::perms::owner_exec);
+  try {
+    Store::open(root_);
+    FAIL() << "expected StoreError";
+  } catch (const StoreError& error) {
+    EXPECT_EQ(error.kind(), StoreError::Kind::kUnwritable);
+  }
+}
+
+TEST_F(StoreTest, CompPathIsAFile) {
+  std::ofstream(root_ / ".comp") << "not a directory";
+  try {
+    Store::open(root_);
+    FAIL() << "expected StoreError";
+  } catch (const StoreError& error) {
+    EXPECT_EQ(error.kind(), StoreError::Kind::kUnwritable);
+  }
+}
+
+}  // namespace
+}  // namespace comp::graph

@@ -1,0 +1,354 @@
+#include "index/indexer.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "digest/sha256.h"
+#include "lang/language.h"
+#include "walk/walker.h"
+
+namespace comp::index {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+double cpu_seconds_now() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+
+std::int64_t unix_now() {
+  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// Reads a whole file without following a final symlink out of the root (the
+// walker already vetted links). Returns nullopt and sets `error` on failure.
+std::optional<std::string> read_file(const fs::path& path, std::uint64_t limit, std::string& error,
+                                     struct stat& info) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    error = std::strerror(errno);
+    return std::nullopt;
+  }
+  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+    error = "not a regular file";
+    ::close(fd);
+    return std::nullopt;
+  }
+  std::string content;
+  content.resize(static_cast<std::size_t>(std::min<std::uint64_t>(info.st_size, limit + 1)));
+  std::size_t got = 0;
+  while (got < content.size()) {
+    ssize_t n = ::read(fd, content.data() + got, content.size() - got);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      error = std::strerror(errno);
+      ::close(fd);
+      return std::nullopt;
+    }
+    if (n == 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  content.resize(got);
+  return content;
+}
+
+// What a worker produced for one file, handed to the writer.
+struct Outcome {
+  enum class Action { kPut, kTouch } action = Action::kPut;
+  graph::FileRecord file;
+  std::vector<graph::NodeRecord> nodes;
+  std::string text;
+};
+
+// A bounded queue between the workers and the writer: bounds memory to
+// `capacity` files in flight whatever the repository's size.
+class OutcomeQueue {
+ public:
+  explicit OutcomeQueue(std::size_t capacity) : capacity_(capacity) {}
+  void push(Outcome outcome) {
+    std::unique_lock lock(mutex_);
+    not_full_.wait(lock, [&] { return items_.size() < capacity_; });
+    items_.push_back(std::move(outcome));
+    not_empty_.notify_one();
+  }
+  // Waits up to `timeout`; nullopt on timeout or when finished and drained.
+  std::optional<Outcome> pop(std::chrono::milliseconds timeout) {
+    std::unique_lock lock(mutex_);
+    not_empty_.wait_for(lock, timeout, [&] { return !items_.empty() || producers_done_; });
+    if (items_.empty()) return std::nullopt;
+    Outcome outcome = std::move(items_.front());
+    items_.pop_front();
+    not_full_.notify_one();
+    return outcome;
+  }
+  void finish() {
+    std::lock_guard lock(mutex_);
+    producers_done_ = true;
+    not_empty_.notify_all();
+  }
+  bool drained() {
+    std::lock_guard lock(mutex_);
+    return producers_done_ && items_.empty();
+  }
+
+ private:
+  std::size_t capacity_;
+  std::mutex mutex_;
+  std::condition_variable not_full_, not_empty_;
+  std::deque<Outcome> items_;
+  bool producers_done_ = false;
+};
+
+struct WorkItem {
+  const walk::WalkEntry* entry;
+  const graph::FileState* previous;  // null for a new file
+};
+
+Outcome process(const WorkItem& item, const IndexOptions& options, parse::SymbolExtractor& extractor) {
+  Outcome outcome;
+  graph::FileRecord& file = outcome.file;
+  file.path = item.entry->rel_path;
+  file.size = item.entry->size;
+  file.mtime_ns = item.entry->mtime_ns;
+  file.indexed_at = unix_now();
+  std::string error;
+  struct stat info {};
+  std::optional<std::string> content = read_file(options.root / item.entry->rel_path, options.max_file_size, error, info);
+  if (!content) {
+    file.skip_reason = walk::to_string(walk::SkipReason::kUnreadable);
+    file.error = error;
+    return outcome;
+  }
+  // The file may have changed since the walk: record what was read.
+  file.size = content->size();
+  file.mtime_ns = static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec;
+  if (content->size() > options.max_file_size) {
+    file.skip_reason = walk::to_string(walk::SkipReason::kTooLarge);
+    file.size = static_cast<std::uint64_t>(info.st_size);
+    return outcome;
+  }
+  if (walk::looks_binary(std::string_view(*content).substr(0, 8192))) {
+    file.skip_reason = walk::to_string(walk::SkipReason::kBinary);
+    return outcome;
+  }
+  file.sha256 = digest::sha256_hex(*content);
+  if (item.previous && item.previous->sha256 == file.sha256 && item.previous->size == file.size) {
+    outcome.action = Outcome::Action::kTouch;
+    return outcome;
+  }
+  std::optional<lang::Language> language = lang::detect(file.path, std::string_view(*content).substr(0, 256));
+  if (language) {
+    file.language = std::string(lang::name(*language));
+    parse::ParseResult parsed = extractor.extract(*language, *content, file.path, options.parse_timeout_ms);
+    file.has_syntax_errors = parsed.has_syntax_errors;
+    for (const std::string& message : parsed.errors) file.error += (file.error.empty() ? "" : "; ") + message;
+    outcome.nodes = to_node_records(file.path, parsed.symbols);
+    file.symbol_count = static_cast<std::int64_t>(outcome.nodes.size());
+  }
+  outcome.text = std::move(*content);
+  return outcome;
+}
+
+}  // namespace
+
+std::vector<graph::NodeRecord> to_node_records(const std::string& path, const std::vector<parse::Symbol>& symbols) {
+  std::string module = parse::module_path(path);
+  std::vector<graph::NodeRecord> nodes;
+  nodes.reserve(symbols.size());
+  std::unordered_map<std::string, int> seen;
+  for (const parse::Symbol& symbol : symbols) {
+    graph::NodeRecord node;
+    std::string_view qualified = symbol.scope;
+    if (!module.empty() && qualified.size() > module.size() && qualified.substr(0, module.size()) == module &&
+        qualified[module.size()] == '.')
+      qualified.remove_prefix(module.size() + 1);
+    node.id = path + "::" + std::string(qualified);
+    int count = ++seen[node.id];
+    if (count > 1) node.id += "#" + std::to_string(count);
+    node.file_path = path;
+    node.name = symbol.name;
+    node.kind = symbol.kind;
+    node.line = symbol.line;
+    node.column = symbol.column;
+    node.end_line = symbol.end_line;
+    node.end_column = symbol.end_column;
+    node.signature = symbol.signature;
+    node.is_exported = symbol.is_exported;
+    node.scope = symbol.scope;
+    if (symbol.parent >= 0 && static_cast<std::size_t>(symbol.parent) < nodes.size())
+      node.parent_id = nodes[static_cast<std::size_t>(symbol.parent)].id;
+    nodes.push_back(std::move(node));
+  }
+  return nodes;
+}
+
+IndexSummary run_index(const IndexOptions& options) {
+  Clock::time_point started = Clock::now();
+  double cpu_started = cpu_seconds_now();
+  IndexSummary summary;
+  std::error_code ec;
+  if (!fs::is_directory(options.root, ec))
+    throw fs::filesystem_error("index root is not a directory", options.root,
+                               ec ? ec : std::make_error_code(std::errc::not_a_directory));
+
+  std::unique_ptr<graph::Store> store = graph::Store::open(options.root);
+  walk::WalkOptions walk_options;
+  walk_options.root = options.root;
+  walk_options.max_file_size = options.max_file_size;
+  walk::WalkResult walked = walk::walk(walk_options);
+  summary.walk_errors = std::move(walked.errors);
+  summary.files_on_disk = walked.files.size() + walked.skipped.size();
+
+  std::unordered_map<std::string, graph::FileState> previous = store->file_states();
+  std::vector<WorkItem> work;
+  std::unordered_set<std::string_view> present;
+  present.reserve(summary.files_on_disk);
+  for (const walk::WalkEntry& entry : walked.files) {
+    present.insert(entry.rel_path);
+    auto found = previous.find(entry.rel_path);
+    const graph::FileState* state = found == previous.end() ? nullptr : &found->second;
+    if (state && state->size == entry.size && state->mtime_ns == entry.mtime_ns) {
+      ++summary.files_unchanged;
+      continue;
+    }
+    work.push_back({&entry, state});
+  }
+
+  graph::Batch* batch = nullptr;
+  std::optional<graph::Batch> open_batch;
+  std::size_t in_batch = 0;
+  auto ensure_batch = [&] {
+    if (!open_batch) {
+      open_batch.emplace(*store);
+      in_batch = 0;
+    }
+    batch = &*open_batch;
+  };
+  auto commit_batch = [&] {
+    if (open_batch) {
+      open_batch->commit();
+      open_batch.reset();
+      batch = nullptr;
+    }
+  };
+
+  // Skipped-by-walk files (too large, outside links, unreadable): recorded
+  // with their reason, rewritten only when that changes.
+  for (const walk::SkippedEntry& skipped : walked.skipped) {
+    present.insert(skipped.rel_path);
+    auto found = previous.find(skipped.rel_path);
+    if (found != previous.end() && found->second.sha256.empty()) {
+      std::optional<graph::FileRecord> old = store->file(skipped.rel_path);
+      if (old && old->skip_reason == walk::to_string(skipped.reason)) continue;
+    }
+    graph::FileRecord file;
+    file.path = skipped.rel_path;
+    file.skip_reason = walk::to_string(skipped.reason);
+    file.error = skipped.detail;
+    file.indexed_at = unix_now();
+    ensure_batch();
+    batch->put_file(file, {}, {});
+  }
+  for (const auto& [path, state] : previous) {
+    if (present.count(path)) continue;
+    ensure_batch();
+    batch->remove_file(path);
+    ++summary.files_removed;
+  }
+  commit_batch();
+
+  unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(work.size(), 1)));
+  OutcomeQueue queue(std::max<std::size_t>(8, 4 * jobs));
+  std::atomic<std::size_t> next{0};
+  std::atomic<unsigned> running{jobs};
+  std::vector<std::thread> workers;
+  if (!work.empty()) {
+    for (unsigned j = 0; j < jobs; ++j) {
+      workers.emplace_back([&] {
+        parse::SymbolExtractor extractor;
+        for (std::size_t i = next++; i < work.size(); i = next++) queue.push(process(work[i], options, extractor));
+        if (--running == 0) queue.finish();
+      });
+    }
+  } else {
+    queue.finish();
+  }
+
+  Progress progress;
+  progress.total = work.size();
+  Clock::time_point last_report{};
+  Clock::time_point batch_started = Clock::now();
+  try {
+    while (!queue.drained()) {
+      std::optional<Outcome> outcome = queue.pop(std::chrono::milliseconds(100));
+      if (outcome) {
+        ensure_batch();
+        if (in_batch == 0) batch_started = Clock::now();
+        if (outcome->action == Outcome::Action::kTouch) {
+          batch->touch_file(outcome->file.path, outcome->file.mtime_ns);
+          ++summary.files_touched;
+        } else {
+          batch->put_file(outcome->file, outcome->nodes, outcome->text);
+          if (outcome->file.skip_reason.empty()) ++summary.files_parsed;
+          if (!outcome->file.error.empty())
+            summary.errors.push_back({outcome->file.path, outcome->file.error});
+        }
+        summary.bytes_read += outcome->file.size;
+        ++progress.done;
+        progress.bytes = summary.bytes_read;
+        ++in_batch;
+      }
+      if (open_batch && (in_batch >= options.batch_files || Clock::now() - batch_started > std::chrono::milliseconds(500)))
+        commit_batch();
+      if (options.on_progress && Clock::now() - last_report > std::chrono::milliseconds(100)) {
+        last_report = Clock::now();
+        progress.elapsed_seconds = std::chrono::duration<double>(last_report - started).count();
+        options.on_progress(progress);
+      }
+    }
+    commit_batch();
+  } catch (...) {
+    // Let the workers finish so their threads can be joined, then rethrow.
+    next = work.size();
+    while (!queue.drained()) queue.pop(std::chrono::milliseconds(10));
+    for (std::thread& worker : workers) worker.join();
+    throw;
+  }
+  for (std::thread& worker : workers) worker.join();
+
+  graph::Stats stats = store->counts();
+  for (const auto& [language, count] : stats.files_by_language)
+    summary.files_by_language[language.empty() ? "other" : language] = static_cast<std::size_t>(count);
+  for (const auto& [reason, count] : stats.skipped_by_reason)
+    summary.skipped_by_reason[reason] = static_cast<std::size_t>(count);
+  summary.symbols = static_cast<std::size_t>(stats.symbols);
+  summary.elapsed_seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  summary.cpu_seconds = cpu_seconds_now() - cpu_started;
+  if (options.on_progress) {
+    progress.elapsed_seconds = summary.elapsed_seconds;
+    options.on_progress(progress);
+  }
+  return summary;
+}
+
+}  // namespace comp::index

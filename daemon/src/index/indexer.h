@@ -1,0 +1,72 @@
+// index: brings <root>/.comp/graph.db up to date with the files on disk.
+// Glue between walk (which files), parse (their symbols) and graph (storage);
+// knows nothing of the CLI or JSON.
+//
+// Incremental rule per file: same size and mtime as recorded -> not read;
+// otherwise read and hashed: same SHA-256 -> only the mtime is updated; else
+// parsed again and its rows replaced. Files gone from disk lose their rows.
+// Parsing runs on `jobs` worker threads; one writer thread commits batches,
+// each one transaction, so a run killed at any moment leaves a consistent
+// database that the next run completes.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "graph/store.h"
+#include "parse/symbols.h"
+
+namespace comp::index {
+
+struct Progress {
+  std::size_t done = 0;   // files read (or skipped) so far in this run
+  std::size_t total = 0;  // files that needed reading in this run
+  std::uint64_t bytes = 0;
+  double elapsed_seconds = 0;
+};
+
+struct IndexOptions {
+  std::filesystem::path root;
+  unsigned jobs = 0;                      // 0: all cores
+  std::uint64_t max_file_size = 1u << 20;
+  unsigned parse_timeout_ms = 10000;      // per file
+  std::size_t batch_files = 256;          // files per transaction at most
+  // Called from the writer thread at most every ~100 ms and once at the end.
+  std::function<void(const Progress&)> on_progress;
+};
+
+struct FileError {
+  std::string path;
+  std::string message;
+};
+
+struct IndexSummary {
+  std::size_t files_on_disk = 0;      // walked files, skipped ones included
+  std::size_t files_parsed = 0;       // new or changed content, parsed this run
+  std::size_t files_unchanged = 0;    // size and mtime as recorded: not read
+  std::size_t files_touched = 0;      // read and hashed: same content
+  std::size_t files_removed = 0;
+  std::uint64_t bytes_read = 0;
+  std::map<std::string, std::size_t> files_by_language;     // whole index after the run
+  std::map<std::string, std::size_t> skipped_by_reason;     // whole index after the run
+  std::size_t symbols = 0;                                  // whole index after the run
+  std::vector<FileError> errors;      // this run's parse/read errors (files still indexed)
+  std::vector<std::string> walk_errors;
+  double elapsed_seconds = 0;
+  double cpu_seconds = 0;
+};
+
+// Throws graph::StoreError (unwritable/corrupt/too-new database) and
+// std::filesystem::filesystem_error (root missing). Problems with single
+// files never throw: they are recorded in the summary and the database.
+IndexSummary run_index(const IndexOptions& options);
+
+// Node ids from a file's symbols: "<path>::<Qualified.Name>", with "#N" for
+// the Nth definition of the same qualified name in the file (overloads).
+std::vector<graph::NodeRecord> to_node_records(const std::string& path, const std::vector<parse::Symbol>& symbols);
+
+}  // namespace comp::index

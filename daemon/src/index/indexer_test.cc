@@ -1,0 +1,204 @@
+#include "index/indexer.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <random>
+
+#include "index/test_tree.h"
+
+namespace comp::index {
+namespace {
+
+using testing::TempTree;
+
+IndexSummary index_tree(const TempTree& tree, unsigned jobs = 2) {
+  IndexOptions options;
+  options.root = tree.root();
+  options.jobs = jobs;
+  return run_index(options);
+}
+
+std::vector<std::string> snapshot_of(const TempTree& tree) {
+  auto store = graph::Store::open(tree.root());
+  return testing::snapshot(*store);
+}
+
+TEST(Indexer, IndexesSymbolsOfEveryFile) {
+  TempTree tree("idx-basic");
+  tree.write("pkg/a.py", "def alpha():\n    pass\n\nclass Beta:\n    def gamma(self):\n        pass\n");
+  tree.write("src/b.ts", "export function delta(x: number) { return x; }\n");
+  tree.write("README.md", "# Readme\n");
+  IndexSummary summary = index_tree(tree);
+  EXPECT_EQ(summary.files_parsed, 3u);
+  EXPECT_EQ(summary.files_by_language["python"], 1u);
+  EXPECT_EQ(summary.files_by_language["typescript"], 1u);
+  EXPECT_EQ(summary.files_by_language["other"], 1u);
+  auto store = graph::Store::open(tree.root());
+  auto gamma = store->symbols({"gamma", "", "", 0});
+  ASSERT_EQ(gamma.size(), 1u);
+  EXPECT_EQ(gamma[0].id, "pkg/a.py::Beta.gamma");
+  EXPECT_EQ(gamma[0].parent_id, "pkg/a.py::Beta");
+  EXPECT_EQ(gamma[0].scope, "pkg.a.Beta.gamma");
+  EXPECT_EQ(gamma[0].kind, "method");
+  EXPECT_EQ(gamma[0].line, 5u);
+}
+
+TEST(Indexer, UnchangedTreeIsNotRead) {
+  TempTree tree("idx-unchanged");
+  for (int i = 0; i < 20; ++i) tree.write("m" + std::to_string(i) + ".py", testing::generated_source(".py", i, 3));
+  index_tree(tree);
+  IndexSummary again = index_tree(tree);
+  EXPECT_EQ(again.files_unchanged, 20u);
+  EXPECT_EQ(again.files_parsed, 0u);
+  EXPECT_EQ(again.bytes_read, 0u);
+}
+
+TEST(Indexer, SameContentNewMtimeIsOnlyTouched) {
+  TempTree tree("idx-touch");
+  tree.write("a.py", "def a(): pass\n");
+  tree.set_mtime("a.py", 1000000);
+  index_tree(tree);
+  tree.set_mtime("a.py", 2000000);
+  IndexSummary again = index_tree(tree);
+  EXPECT_EQ(again.files_touched, 1u);
+  EXPECT_EQ(again.files_parsed, 0u);
+  auto store = graph::Store::open(tree.root());
+  EXPECT_EQ(store->file_states()["a.py"].mtime_ns, 2000000LL * 1000000000LL);
+  IndexSummary third = index_tree(tree);
+  EXPECT_EQ(third.files_unchanged, 1u);
+}
+
+TEST(Indexer, ChangedDeletedAndRenamedFiles) {
+  TempTree tree("idx-change");
+  tree.write("a.py", "def old_name(): pass\n");
+  tree.write("b.py", "def keep(): pass\n");
+  tree.write("c.py", "def moving(): pass\n");
+  index_tree(tree);
+  tree.write("a.py", "def new_name(): pass\n\n\n");
+  tree.remove("b.py");
+  tree.rename("c.py", "sub/c2.py");
+  IndexSummary again = index_tree(tree);
+  EXPECT_EQ(again.files_parsed, 2u);
+  EXPECT_EQ(again.files_removed, 2u);
+  auto store = graph::Store::open(tree.root());
+  EXPECT_TRUE(store->symbols({"old_name", "", "", 0}).empty());
+  EXPECT_EQ(store->symbols({"new_name", "", "", 0}).size(), 1u);
+  EXPECT_TRUE(store->symbols({"keep", "", "", 0}).empty());
+  auto moved = store->symbols({"moving", "", "", 0});
+  ASSERT_EQ(moved.size(), 1u);
+  EXPECT_EQ(moved[0].file_path, "sub/c2.py");
+  EXPECT_EQ(moved[0].id, "sub/c2.py::moving");
+}
+
+TEST(Indexer, BinaryAndLargeFilesAreSkippedWithReasons) {
+  TempTree tree("idx-skip");
+  tree.write("bin.dat", std::string("abc\0def", 7));
+  tree.write("big.py", std::string(5000, '#'));
+  tree.write("ok.py", "def ok(): pass\n");
+  IndexOptions options;
+  options.root = tree.root();
+  options.max_file_size = 1000;
+  IndexSummary summary = run_index(options);
+  EXPECT_EQ(summary.skipped_by_reason["binary"], 1u);
+  EXPECT_EQ(summary.skipped_by_reason["too-large"], 1u);
+  auto store = graph::Store::open(tree.root());
+  EXPECT_EQ(store->file("bin.dat")->skip_reason, "binary");
+  EXPECT_EQ(store->file("big.py")->skip_reason, "too-large");
+  EXPECT_EQ(store->symbols({"ok", "", "", 0}).size(), 1u);
+}
+
+TEST(Indexer, SyntaxErrorsAreRecordedNotFatal) {
+  TempTree tree("idx-syntax");
+  tree.write("bad.py", "def fine():\n    pass\n\ndef broken(:\n");
+  IndexSummary summary = index_tree(tree);
+  ASSERT_EQ(summary.errors.size(), 1u);
+  EXPECT_EQ(summary.errors[0].path, "bad.py");
+  auto store = graph::Store::open(tree.root());
+  EXPECT_TRUE(store->file("bad.py")->has_syntax_errors);
+  EXPECT_EQ(store->symbols({"fine", "", "", 0}).size(), 1u);
+}
+
+TEST(Indexer, OverloadsGetDistinctStableIds) {
+  TempTree tree("idx-overload");
+  tree.write("A.java",
+             "public class A {\n  public void f(int x) {}\n  public void f(String s) {}\n}\n");
+  index_tree(tree);
+  auto store = graph::Store::open(tree.root());
+  auto overloads = store->symbols({"f", "", "", 0});
+  ASSERT_EQ(overloads.size(), 2u);
+  EXPECT_EQ(overloads[0].id, "A.java::A.f");
+  EXPECT_EQ(overloads[1].id, "A.java::A.f#2");
+}
+
+TEST(Indexer, ResultDoesNotDependOnThreadCount) {
+  TempTree tree("idx-threads");
+  for (int i = 0; i < 40; ++i) {
+    const char* extensions[] = {".py", ".ts", ".go", ".rs"};
+    std::string extension = extensions[i % 4];
+    tree.write("d" + std::to_string(i % 5) + "/f" + std::to_string(i) + extension,
+               testing::generated_source(extension, i, 5));
+  }
+  index_tree(tree, 1);
+  std::vector<std::string> one = snapshot_of(tree);
+  std::filesystem::remove_all(tree.root() / ".comp");
+  index_tree(tree, 4);
+  EXPECT_EQ(one, snapshot_of(tree));
+}
+
+// After any sequence of edits, adds, deletes and renames, the incremental
+// index equals one built from scratch.
+TEST(Indexer, IncrementalEqualsFromScratchAfterRandomEdits) {
+  TempTree tree("idx-random");
+  std::mt19937 random(12345);
+  const char* extensions[] = {".py", ".ts", ".go", ".rs", ".txt"};
+  std::vector<std::string> files;
+  auto new_file = [&](int id) {
+    std::string extension = extensions[random() % 5];
+    std::string path = "dir" + std::to_string(random() % 4) + "/file" + std::to_string(id) + extension;
+    tree.write(path, testing::generated_source(extension, static_cast<int>(random() % 1000), 1 + random() % 6));
+    files.push_back(path);
+  };
+  for (int i = 0; i < 30; ++i) new_file(i);
+  int next_id = 30;
+  for (int round = 0; round < 8; ++round) {
+    index_tree(tree);
+    for (int step = 0; step < 10; ++step) {
+      int action = static_cast<int>(random() % 4);
+      if (files.empty()) action = 0;
+      std::size_t pick = files.empty() ? 0 : random() % files.size();
+      if (action == 0) {
+        new_file(next_id++);
+      } else if (action == 1) {
+        std::string extension = files[pick].substr(files[pick].rfind('.'));
+        tree.write(files[pick], testing::generated_source(extension, static_cast<int>(random() % 1000), 1 + random() % 6));
+        tree.set_mtime(files[pick], 1700000000 + round * 100 + step);
+      } else if (action == 2) {
+        tree.remove(files[pick]);
+        files.erase(files.begin() + static_cast<long>(pick));
+      } else {
+        std::string extension = files[pick].substr(files[pick].rfind('.'));
+        std::string target = "moved/r" + std::to_string(next_id++) + extension;
+        tree.rename(files[pick], target);
+        files[pick] = target;
+      }
+    }
+    index_tree(tree);
+    std::vector<std::string> incremental = snapshot_of(tree);
+    std::filesystem::rename(tree.root() / ".comp", tree.root() / "../comp-random-saved");
+    index_tree(tree);
+    std::vector<std::string> scratch = snapshot_of(tree);
+    std::filesystem::remove_all(tree.root() / ".comp");
+    std::filesystem::rename(tree.root() / "../comp-random-saved", tree.root() / ".comp");
+    ASSERT_EQ(incremental, scratch) << "round " << round;
+  }
+}
+
+TEST(Indexer, MissingRootThrows) {
+  IndexOptions options;
+  options.root = "/nonexistent/comp/root";
+  EXPECT_ANY_THROW(run_index(options));
+}
+
+}  // namespace
+}  // namespace comp::index

@@ -1,0 +1,94 @@
+#include "index/test_tree.h"
+
+#include <sqlite3.h>
+#include <unistd.h>
+#include <utime.h>
+
+#include <fstream>
+
+namespace comp::index::testing {
+
+namespace fs = std::filesystem;
+
+TempTree::TempTree(const std::string& name) {
+  root_ = fs::temp_directory_path() / ("comp-" + name + "-" + std::to_string(::getpid()));
+  fs::remove_all(root_);
+  fs::create_directories(root_);
+}
+
+TempTree::~TempTree() {
+  std::error_code ec;
+  fs::remove_all(root_, ec);
+}
+
+void TempTree::write(const std::string& rel_path, const std::string& content) {
+  fs::path path = root_ / rel_path;
+  fs::create_directories(path.parent_path());
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << content;
+}
+
+void TempTree::remove(const std::string& rel_path) { fs::remove(root_ / rel_path); }
+
+void TempTree::rename(const std::string& from, const std::string& to) {
+  fs::create_directories((root_ / to).parent_path());
+  fs::rename(root_ / from, root_ / to);
+}
+
+void TempTree::set_mtime(const std::string& rel_path, long seconds) {
+  struct utimbuf times {
+    seconds, seconds
+  };
+  ::utime((root_ / rel_path).c_str(), &times);
+}
+
+std::vector<std::string> snapshot(graph::Store& store) {
+  std::vector<std::string> lines;
+  auto dump = [&](const char* sql) {
+    sqlite3_stmt* statement = nullptr;
+    if (sqlite3_prepare_v2(store.handle(), sql, -1, &statement, nullptr) != SQLITE_OK) {
+      lines.push_back(std::string("error: ") + sqlite3_errmsg(store.handle()));
+      return;
+    }
+    while (sqlite3_step(statement) == SQLITE_ROW) {
+      std::string line;
+      for (int i = 0; i < sqlite3_column_count(statement); ++i) {
+        const unsigned char* text = sqlite3_column_text(statement, i);
+        line += (i ? "|" : "") + std::string(text ? reinterpret_cast<const char*>(text) : "NULL");
+      }
+      lines.push_back(std::move(line));
+    }
+    sqlite3_finalize(statement);
+  };
+  dump("SELECT 'file', path, language, size, hash, skip_reason, error, symbol_count FROM files ORDER BY path");
+  dump("SELECT 'node', id, file_path, name, kind, line, \"column\", end_line, end_column, signature, is_exported, "
+       "scope, parent_id FROM nodes ORDER BY id");
+  dump("SELECT 'edge', from_node, to_node, kind FROM edges ORDER BY 2, 3, 4");
+  dump("SELECT 'fts-symbol', name, signature, scope FROM symbols_fts ORDER BY 2, 3, 4");
+  dump("SELECT 'fts-file', path, length(body) FROM files_fts ORDER BY 2");
+  return lines;
+}
+
+std::string generated_source(const std::string& extension, int seed, int count) {
+  std::string out;
+  auto n = [&](int i) { return std::to_string(seed) + "_" + std::to_string(i); };
+  if (extension == ".py") {
+    out += "import os\n\nclass Widget" + std::to_string(seed) + ":\n    def method(self):\n        return 1\n\n";
+    for (int i = 0; i < count; ++i) out += "def func_" + n(i) + "(a, b):\n    return a + b\n\n";
+  } else if (extension == ".ts") {
+    out += "export class Widget" + std::to_string(seed) + " {\n  constructor() {}\n  render(): void {}\n}\n";
+    for (int i = 0; i < count; ++i) out += "export function func_" + n(i) + "(a: number): number { return a; }\n";
+  } else if (extension == ".go") {
+    out += "package p\n\ntype Widget" + std::to_string(seed) + " struct{}\n\nfunc (w *Widget" + std::to_string(seed) +
+           ") Render() {}\n";
+    for (int i = 0; i < count; ++i) out += "func Func_" + n(i) + "(a int) int { return a }\n";
+  } else if (extension == ".rs") {
+    out += "pub struct Widget" + std::to_string(seed) + ";\nimpl Widget" + std::to_string(seed) +
+           " {\n    pub fn render(&self) {}\n}\n";
+    for (int i = 0; i < count; ++i) out += "pub fn func_" + n(i) + "(a: i32) -> i32 { a }\n";
+  } else {
+    for (int i = 0; i < count; ++i) out += "line " + n(i) + "\n";
+  }
+  return out;
+}
+
+}  // namespace comp::index::testing

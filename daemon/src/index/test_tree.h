@@ -1,0 +1,37 @@
+// Test support for index/: temporary workspaces and whole-database snapshots.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "graph/store.h"
+
+namespace comp::index::testing {
+
+// A temporary directory removed at destruction.
+class TempTree {
+ public:
+  explicit TempTree(const std::string& name);
+  ~TempTree();
+  const std::filesystem::path& root() const { return root_; }
+  void write(const std::string& rel_path, const std::string& content);
+  void remove(const std::string& rel_path);
+  void rename(const std::string& from, const std::string& to);
+  // Sets a file's mtime to `seconds` since the epoch (to force or avoid re-reads).
+  void set_mtime(const std::string& rel_path, long seconds);
+
+ private:
+  std::filesystem::path root_;
+};
+
+// Everything the index holds that a user can observe, in a stable order, as
+// text lines: files (path, language, size, hash, skip reason), nodes (all
+// columns) and edges. Two databases with equal snapshots answer alike.
+std::vector<std::string> snapshot(graph::Store& store);
+
+// A Python/TypeScript/Go/Rust file with `count` functions and a class,
+// varied by `seed`.
+std::string generated_source(const std::string& extension, int seed, int count);
+
+}  // namespace comp::index::testing

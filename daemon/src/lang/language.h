@@ -1,0 +1,45 @@
+// lang: the one place that maps files to languages and languages to their
+// tree-sitter grammar and symbol queries.
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+struct TSLanguage;
+
+namespace comp::lang {
+
+enum class Language {
+  kRust, kTypeScript, kTsx, kJavaScript, kPython, kGo, kHtml, kJava, kC, kCpp,
+  kCSharp, kRuby, kPhp, kKotlin, kSwift, kLua, kBash,
+};
+
+// Every language, in a fixed order (used for listings and tests).
+const std::vector<Language>& all_languages();
+
+// Stable lower-case name stored in the database: "rust", "typescript", "tsx",
+// "javascript", "python", "go", "html", "java", "c", "cpp", "csharp", "ruby",
+// "php", "kotlin", "swift", "lua", "bash".
+std::string_view name(Language language);
+std::optional<Language> from_name(std::string_view name);
+
+// Chooses by extension (case-sensitive, as on Linux: `.C` is C++, `.c` is C),
+// then by a `#!` line in `head` (the first bytes of the file, may be empty) for
+// files without a known extension. nullopt: not a language comP parses.
+std::optional<Language> detect(std::string_view rel_path, std::string_view head);
+
+// The compiled grammar; never null, valid for the life of the process.
+const TSLanguage* grammar(Language language);
+
+// Source of the symbol query: the grammar's own queries/tags.scm (pinned with
+// the grammar; empty for grammars that ship none) followed by comP's own
+// additions from daemon/queries/<name>.scm. `upstream_patterns` tells which
+// patterns (by index) came from upstream so that comP's can take precedence.
+struct SymbolQuerySource {
+  std::string_view upstream;
+  std::string_view extra;
+};
+SymbolQuerySource symbol_query_source(Language language);
+
+}  // namespace comp::lang

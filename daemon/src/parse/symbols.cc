@@ -1,0 +1,524 @@
+#include "parse/symbols.h"
+
+#include <tree_sitter/api.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <mutex>
+#include <regex>
+#include <unordered_set>
+
+#include "parse/export_rules.h"
+
+namespace comp::parse {
+namespace {
+
+// One text predicate of a query pattern. The core hands predicates to the
+// caller unevaluated; these are the ones the embedded queries use.
+struct Predicate {
+  enum class Op { kEq, kNotEq, kMatch, kNotMatch, kAnyOf, kNotAnyOf } op;
+  std::uint32_t capture = 0;
+  bool against_capture = false;  // #eq? @a @b
+  std::uint32_t other_capture = 0;
+  std::vector<std::string> values;
+  std::shared_ptr<std::regex> regex;
+};
+
+// A compiled query plus, per pattern, its predicates and which capture is the
+// definition (and its kind) and which is the name.
+struct CompiledQuery {
+  TSQuery* query = nullptr;
+  std::string error;
+  std::vector<std::vector<Predicate>> predicates;  // by pattern index
+  std::vector<std::string> capture_kind;            // by capture id: kind for @definition.X, "" otherwise
+  std::uint32_t name_capture = UINT32_MAX;
+  std::uint32_t scope_capture = UINT32_MAX;  // @scope: qualifies a name defined outside its owner
+  std::uint32_t ignore_capture = UINT32_MAX;  // @ignore: a name node that is no definition
+};
+
+struct LanguageQueries {
+  CompiledQuery upstream;
+  CompiledQuery extra;
+};
+
+std::string_view capture_name(const TSQuery* query, std::uint32_t id) {
+  std::uint32_t length = 0;
+  const char* text = ts_query_capture_name_for_id(query, id, &length);
+  return {text, length};
+}
+
+const char* query_error_name(TSQueryError error) {
+  switch (error) {
+    case TSQueryErrorSyntax: return "syntax";
+    case TSQueryErrorNodeType: return "unknown node type";
+    case TSQueryErrorField: return "unknown field";
+    case TSQueryErrorCapture: return "unknown capture";
+    case TSQueryErrorStructure: return "impossible pattern";
+    case TSQueryErrorLanguage: return "language version";
+    default: return "error";
+  }
+}
+
+CompiledQuery compile(const TSLanguage* grammar, std::string_view source) {
+  CompiledQuery compiled;
+  if (source.find_first_not_of(" \t\r\n") == std::string_view::npos) return compiled;
+  std::uint32_t error_offset = 0;
+  TSQueryError error_type = TSQueryErrorNone;
+  compiled.query = ts_query_new(grammar, source.data(), static_cast<std::uint32_t>(source.size()),
+                                &error_offset, &error_type);
+  if (!compiled.query) {
+    std::size_t line = 1 + std::count(source.begin(), source.begin() + std::min<std::size_t>(error_offset, source.size()), '\n');
+    compiled.error = std::string(query_error_name(error_type)) + " at query line " + std::to_string(line);
+    return compiled;
+  }
+  const TSQuery* query = compiled.query;
+  std::uint32_t captures = ts_query_capture_count(query);
+  compiled.capture_kind.resize(captures);
+  for (std::uint32_t id = 0; id < captures; ++id) {
+    std::string_view capture = capture_name(query, id);
+    if (capture == "name") compiled.name_capture = id;
+    if (capture == "scope") compiled.scope_capture = id;
+    if (capture == "ignore") compiled.ignore_capture = id;
+    constexpr std::string_view kDefinition = "definition.";
+    if (capture.substr(0, kDefinition.size()) == kDefinition)
+      compiled.capture_kind[id] = std::string(capture.substr(kDefinition.size()));
+  }
+  std::uint32_t patterns = ts_query_pattern_count(query);
+  // Only definitions make symbols: patterns without a @definition.* capture
+  // (references, used by the edges) and @doc captures cost time for nothing.
+  for (std::uint32_t pattern = 0; pattern < patterns; ++pattern) {
+    bool defines = false;
+    for (std::uint32_t id = 0; id < captures && !defines; ++id)
+      defines = (!compiled.capture_kind[id].empty() || id == compiled.ignore_capture) &&
+                ts_query_capture_quantifier_for_id(query, pattern, id) != TSQuantifierZero;
+    if (!defines) ts_query_disable_pattern(compiled.query, pattern);
+  }
+  ts_query_disable_capture(compiled.query, "doc", 3);
+  compiled.predicates.resize(patterns);
+  for (std::uint32_t pattern = 0; pattern < patterns; ++pattern) {
+    std::uint32_t step_count = 0;
+    const TSQueryPredicateStep* steps = ts_query_predicates_for_pattern(query, pattern, &step_count);
+    std::vector<TSQueryPredicateStep> current;
+    for (std::uint32_t i = 0; i < step_count; ++i) {
+      if (steps[i].type != TSQueryPredicateStepTypeDone) {
+        current.push_back(steps[i]);
+        continue;
+      }
+      if (current.empty() || current[0].type != TSQueryPredicateStepTypeString) {
+        current.clear();
+        continue;
+      }
+      std::uint32_t length = 0;
+      std::string op_name = ts_query_string_value_for_id(query, current[0].value_id, &length);
+      Predicate predicate{};
+      bool known = true;
+      if (op_name == "eq?") predicate.op = Predicate::Op::kEq;
+      else if (op_name == "not-eq?") predicate.op = Predicate::Op::kNotEq;
+      else if (op_name == "match?") predicate.op = Predicate::Op::kMatch;
+      else if (op_name == "not-match?") predicate.op = Predicate::Op::kNotMatch;
+      else if (op_name == "any-of?") predicate.op = Predicate::Op::kAnyOf;
+      else if (op_name == "not-any-of?") predicate.op = Predicate::Op::kNotAnyOf;
+      else known = false;  // directives (#strip!, #select-adjacent!, #set-adjacent!) and #is-not?
+                           // only shape @doc text or reference captures, never definitions.
+      if (known && current.size() >= 2 && current[1].type == TSQueryPredicateStepTypeCapture) {
+        predicate.capture = current[1].value_id;
+        for (std::size_t k = 2; k < current.size(); ++k) {
+          if (current[k].type == TSQueryPredicateStepTypeCapture) {
+            predicate.against_capture = true;
+            predicate.other_capture = current[k].value_id;
+          } else {
+            predicate.values.emplace_back(ts_query_string_value_for_id(query, current[k].value_id, &length), length);
+          }
+        }
+        if ((predicate.op == Predicate::Op::kMatch || predicate.op == Predicate::Op::kNotMatch) &&
+            !predicate.values.empty()) {
+          try {
+            predicate.regex = std::make_shared<std::regex>(predicate.values[0], std::regex::ECMAScript | std::regex::optimize);
+          } catch (const std::regex_error&) {
+            compiled.error = "bad #match? regex in pattern " + std::to_string(pattern);
+          }
+        }
+        compiled.predicates[pattern].push_back(std::move(predicate));
+      }
+      current.clear();
+    }
+  }
+  return compiled;
+}
+
+const LanguageQueries& queries_for(lang::Language language) {
+  static std::array<LanguageQueries, 17> table;
+  static std::array<std::once_flag, 17> once;
+  auto index = static_cast<std::size_t>(language);
+  std::call_once(once[index], [&] {
+    const TSLanguage* grammar = lang::grammar(language);
+    lang::SymbolQuerySource source = lang::symbol_query_source(language);
+    table[index].upstream = compile(grammar, source.upstream);
+    table[index].extra = compile(grammar, source.extra);
+  });
+  return table[index];
+}
+
+std::string_view node_text(TSNode node, std::string_view source) {
+  std::uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
+  if (start > source.size() || end > source.size() || end < start) return {};
+  return source.substr(start, end - start);
+}
+
+const TSQueryCapture* find_capture(const TSQueryMatch& match, std::uint32_t id) {
+  for (std::uint16_t i = 0; i < match.capture_count; ++i)
+    if (match.captures[i].index == id) return &match.captures[i];
+  return nullptr;
+}
+
+bool predicates_hold(const CompiledQuery& compiled, const TSQueryMatch& match, std::string_view source) {
+  for (const Predicate& predicate : compiled.predicates[match.pattern_index]) {
+    const TSQueryCapture* capture = find_capture(match, predicate.capture);
+    if (!capture) continue;
+    std::string_view text = node_text(capture->node, source);
+    bool result = true;
+    switch (predicate.op) {
+      case Predicate::Op::kEq:
+      case Predicate::Op::kNotEq: {
+        std::string_view other;
+        if (predicate.against_capture) {
+          const TSQueryCapture* other_capture = find_capture(match, predicate.other_capture);
+          if (other_capture) other = node_text(other_capture->node, source);
+        } else if (!predicate.values.empty()) {
+          other = predicate.values[0];
+        }
+        result = (text == other) == (predicate.op == Predicate::Op::kEq);
+        break;
+      }
+      case Predicate::Op::kMatch:
+      case Predicate::Op::kNotMatch: {
+        bool found = predicate.regex && std::regex_search(text.begin(), text.end(), *predicate.regex);
+        result = found == (predicate.op == Predicate::Op::kMatch);
+        break;
+      }
+      case Predicate::Op::kAnyOf:
+      case Predicate::Op::kNotAnyOf: {
+        bool found = std::find(predicate.values.begin(), predicate.values.end(), text) != predicate.values.end();
+        result = found == (predicate.op == Predicate::Op::kAnyOf);
+        break;
+      }
+    }
+    if (!result) return false;
+  }
+  return true;
+}
+
+// Cuts a UTF-8 string to at most `limit` bytes without splitting a character.
+void truncate_utf8(std::string& text, std::size_t limit) {
+  if (text.size() <= limit) return;
+  std::size_t cut = limit;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  text.resize(cut);
+}
+
+// The declaration head: from the definition's start to its body (following
+// `value` for `const f = () => {}`), whitespace folded, at most 200 bytes.
+std::string signature_of(TSNode definition, std::string_view source) {
+  std::uint32_t start = ts_node_start_byte(definition);
+  std::uint32_t end = ts_node_end_byte(definition);
+  TSNode cursor = definition;
+  for (int depth = 0; depth < 4; ++depth) {
+    TSNode body = ts_node_child_by_field_name(cursor, "body", 4);
+    if (!ts_node_is_null(body) && ts_node_start_byte(body) > start) {
+      end = ts_node_start_byte(body);
+      break;
+    }
+    TSNode value = ts_node_child_by_field_name(cursor, "value", 5);
+    if (ts_node_is_null(value)) break;
+    cursor = value;
+  }
+  std::string_view head = source.substr(start, std::min<std::size_t>(end, source.size()) - start);
+  // Without a body field, keep the first line only (fields, constants, types).
+  if (end == ts_node_end_byte(definition)) {
+    std::size_t newline = head.find('\n');
+    if (newline != std::string_view::npos) head = head.substr(0, newline);
+  }
+  std::string folded;
+  folded.reserve(std::min<std::size_t>(head.size(), 256));
+  bool space = false;
+  for (char c : head) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      space = true;
+      continue;
+    }
+    if (space && !folded.empty()) folded.push_back(' ');
+    space = false;
+    folded.push_back(c);
+    if (folded.size() > 400) break;
+  }
+  while (!folded.empty() && (folded.back() == '{' || folded.back() == ':' || folded.back() == ' ' ||
+                             folded.back() == '=' || folded.back() == ';'))
+    folded.pop_back();
+  truncate_utf8(folded, 200);
+  return folded;
+}
+
+// Kinds whose nested functions are methods. Modules and namespaces only group
+// free functions (a Rust `mod`, a C++ or TypeScript namespace), so they are absent.
+// Some grammars end a definition after its line break (C's `#define`, Bash
+// heredocs): the range ends at the line's end instead, so that the next line
+// is not inside it.
+void trim_trailing_newline(std::string_view source, std::uint32_t start, std::uint32_t& end, TSPoint& end_point) {
+  std::uint32_t trimmed = end;
+  while (trimmed > start && trimmed <= source.size() && (source[trimmed - 1] == '\n' || source[trimmed - 1] == '\r'))
+    --trimmed;
+  if (trimmed == end) return;
+  std::uint32_t rows = static_cast<std::uint32_t>(std::count(source.begin() + trimmed, source.begin() + end, '\n'));
+  std::size_t line_start = source.rfind('\n', trimmed == 0 ? 0 : trimmed - 1);
+  line_start = (line_start == std::string_view::npos || trimmed == 0) ? 0 : line_start + 1;
+  end_point.row -= std::min(rows, end_point.row);
+  end_point.column = static_cast<std::uint32_t>(trimmed - line_start);
+  end = trimmed;
+}
+
+bool is_container_kind(std::string_view kind) {
+  return kind == "class" || kind == "interface" || kind == "struct" || kind == "trait" || kind == "impl" ||
+         kind == "enum" || kind == "object";
+}
+
+struct Candidate {
+  TSNode definition;
+  TSNode name;
+  std::string kind;  // "" for an @ignore capture: it only keeps others from taking the name
+  bool extra;
+  std::uint32_t pattern;  // index in its query: among comP's patterns, the first wins
+  // The @scope captures' texts joined by ".": the owner of a definition written
+  // outside it, as Go's `func (t *T) Do()` or C++'s `void ns::Foo::bar()`.
+  std::string qualifier;
+};
+
+void collect(const CompiledQuery& compiled, bool extra, TSQueryCursor* cursor, TSNode root,
+             std::string_view source, std::vector<Candidate>& out) {
+  if (!compiled.query) return;
+  ts_query_cursor_exec(cursor, compiled.query, root);
+  TSQueryMatch match;
+  while (ts_query_cursor_next_match(cursor, &match)) {
+    // comP's `@ignore` marks a name that is no definition although an upstream
+    // pattern takes it for one: `Lock lock(mutex);` in a C++ block is an object,
+    // not a function. (Upstream's own @ignore captures serve references only.)
+    const TSQueryCapture* ignore = extra ? find_capture(match, compiled.ignore_capture) : nullptr;
+    if (ignore && predicates_hold(compiled, match, source)) {
+      out.push_back({ignore->node, ignore->node, "", extra, match.pattern_index, ""});
+      continue;
+    }
+    const TSQueryCapture* name = find_capture(match, compiled.name_capture);
+    if (!name) continue;
+    const TSQueryCapture* definition = nullptr;
+    for (std::uint16_t i = 0; i < match.capture_count; ++i)
+      if (!compiled.capture_kind[match.captures[i].index].empty()) definition = &match.captures[i];
+    if (!definition) continue;  // @reference.* patterns: edges, not symbols
+    if (!predicates_hold(compiled, match, source)) continue;
+    std::string qualifier;
+    for (std::uint16_t i = 0; i < match.capture_count; ++i) {
+      if (match.captures[i].index != compiled.scope_capture) continue;
+      if (!qualifier.empty()) qualifier.push_back('.');
+      qualifier += node_text(match.captures[i].node, source);
+    }
+    out.push_back({definition->node, name->node, compiled.capture_kind[definition->index], extra,
+                   match.pattern_index, std::move(qualifier)});
+  }
+}
+
+std::string first_error(TSNode node) {
+  // Depth-first search for the first ERROR or MISSING node, bounded.
+  TSTreeCursor cursor = ts_tree_cursor_new(node);
+  std::string message;
+  int steps = 0;
+  for (;;) {
+    TSNode current = ts_tree_cursor_current_node(&cursor);
+    if (ts_node_is_error(current) || ts_node_is_missing(current)) {
+      TSPoint point = ts_node_start_point(current);
+      message = std::to_string(point.row + 1) + ":" + std::to_string(point.column + 1) +
+                (ts_node_is_missing(current) ? ": missing " + std::string(ts_node_type(current)) : ": syntax error");
+      break;
+    }
+    if (++steps > 1000000) break;
+    if (ts_node_has_error(current) && ts_tree_cursor_goto_first_child(&cursor)) continue;
+    bool moved = false;
+    while (!moved) {
+      if (ts_tree_cursor_goto_next_sibling(&cursor)) {
+        moved = true;
+      } else if (!ts_tree_cursor_goto_parent(&cursor)) {
+        break;
+      }
+    }
+    if (!moved) break;
+  }
+  ts_tree_cursor_delete(&cursor);
+  return message;
+}
+
+}  // namespace
+
+std::string module_path(std::string_view rel_path) {
+  std::string_view path = rel_path;
+  std::size_t slash = path.rfind('/');
+  std::size_t dot = path.rfind('.');
+  bool hidden = dot == (slash == std::string_view::npos ? 0 : slash + 1);  // ".bashrc"
+  if (dot != std::string_view::npos && !hidden && (slash == std::string_view::npos || dot > slash))
+    path = path.substr(0, dot);
+  std::string out(path);
+  constexpr std::string_view kInit = "/__init__";
+  if (out.size() >= kInit.size() && out.compare(out.size() - kInit.size(), kInit.size(), kInit) == 0)
+    out.resize(out.size() - kInit.size());
+  std::replace(out.begin(), out.end(), '/', '.');
+  return out;
+}
+
+std::string query_error(lang::Language language) {
+  const LanguageQueries& queries = queries_for(language);
+  std::string error;
+  if (!queries.upstream.error.empty()) error += "upstream tags.scm: " + queries.upstream.error;
+  if (!queries.extra.error.empty()) error += (error.empty() ? "" : "; ") + std::string("comP query: ") + queries.extra.error;
+  return error;
+}
+
+struct SymbolExtractor::Impl {
+  TSParser* parser = ts_parser_new();
+  TSQueryCursor* cursor = ts_query_cursor_new();
+  ~Impl() {
+    ts_query_cursor_delete(cursor);
+    ts_parser_delete(parser);
+  }
+
+  TSTree* parse(lang::Language language, std::string_view source, unsigned timeout_ms) {
+    if (!ts_parser_set_language(parser, lang::grammar(language))) return nullptr;
+    using Clock = std::chrono::steady_clock;
+    struct Deadline {
+      Clock::time_point at;
+      bool enabled;
+    } deadline{Clock::now() + std::chrono::milliseconds(timeout_ms), timeout_ms != 0};
+    TSParseOptions options{};
+    options.payload = &deadline;
+    options.progress_callback = [](TSParseState* state) -> bool {
+      auto* d = static_cast<Deadline*>(state->payload);
+      return d->enabled && Clock::now() > d->at;  // true cancels
+    };
+    TSInput input{};
+    struct Text {
+      std::string_view source;
+    } text{source};
+    input.payload = &text;
+    input.encoding = TSInputEncodingUTF8;
+    input.read = [](void* payload, std::uint32_t byte, TSPoint, std::uint32_t* bytes_read) -> const char* {
+      auto* t = static_cast<Text*>(payload);
+      if (byte >= t->source.size()) {
+        *bytes_read = 0;
+        return "";
+      }
+      *bytes_read = static_cast<std::uint32_t>(t->source.size() - byte);
+      return t->source.data() + byte;
+    };
+    TSTree* tree = ts_parser_parse_with_options(parser, nullptr, input, options);
+    if (!tree) ts_parser_reset(parser);
+    return tree;
+  }
+};
+
+SymbolExtractor::SymbolExtractor() : impl_(std::make_unique<Impl>()) {}
+SymbolExtractor::~SymbolExtractor() = default;
+
+bool SymbolExtractor::parse_only(lang::Language language, std::string_view source) {
+  TSTree* tree = impl_->parse(language, source, 0);
+  if (!tree) return false;
+  ts_tree_delete(tree);
+  return true;
+}
+
+ParseResult SymbolExtractor::extract(lang::Language language, std::string_view source,
+                                     std::string_view rel_path, unsigned timeout_ms) {
+  ParseResult result;
+  if (source.size() >= UINT32_MAX) {
+    result.errors.push_back("file too large for the parser");
+    return result;
+  }
+  TSTree* tree = impl_->parse(language, source, timeout_ms);
+  if (!tree) {
+    result.errors.push_back("parse timed out after " + std::to_string(timeout_ms) + " ms");
+    return result;
+  }
+  TSNode root = ts_tree_root_node(tree);
+  if (ts_node_has_error(root)) {
+    result.has_syntax_errors = true;
+    std::string message = first_error(root);
+    result.errors.push_back(message.empty() ? "syntax error" : message);
+  }
+
+  const LanguageQueries& queries = queries_for(language);
+  std::vector<Candidate> candidates;
+  collect(queries.extra, true, impl_->cursor, root, source, candidates);
+  // Matches of one node come in no documented order: make the earlier pattern
+  // of comP's file win, so that a specific pattern can precede a general one.
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const Candidate& a, const Candidate& b) { return a.pattern < b.pattern; });
+  collect(queries.upstream, false, impl_->cursor, root, source, candidates);
+
+  // One symbol per name node: comP's own patterns were collected first and win.
+  std::unordered_set<std::uint32_t> seen_names;
+  std::vector<Candidate> unique;
+  unique.reserve(candidates.size());
+  for (Candidate& candidate : candidates)
+    if (seen_names.insert(ts_node_start_byte(candidate.name)).second && !candidate.kind.empty())
+      unique.push_back(std::move(candidate));
+  std::stable_sort(unique.begin(), unique.end(), [](const Candidate& a, const Candidate& b) {
+    std::uint32_t sa = ts_node_start_byte(a.definition), sb = ts_node_start_byte(b.definition);
+    if (sa != sb) return sa < sb;
+    return ts_node_end_byte(a.definition) > ts_node_end_byte(b.definition);  // outer first
+  });
+
+  std::string module = module_path(rel_path);
+  const ExportRule& export_rule = export_rule_for(language);
+  ExportContext context{source, root, false, {}};
+  export_rule.prepare(context);
+  std::vector<int> open;  // stack of enclosing symbol indexes
+  result.symbols.reserve(unique.size());
+  for (const Candidate& candidate : unique) {
+    std::uint32_t start = ts_node_start_byte(candidate.definition);
+    std::uint32_t end = ts_node_end_byte(candidate.definition);
+    TSPoint end_point = ts_node_end_point(candidate.definition);
+    trim_trailing_newline(source, start, end, end_point);
+    while (!open.empty() && result.symbols[open.back()].end_byte <= start) open.pop_back();
+    // Names declared together (`Hits, Misses int64`, `int x, y;`) share one
+    // definition node: they are siblings, not one inside the other.
+    while (!open.empty() && result.symbols[open.back()].start_byte == start && result.symbols[open.back()].end_byte == end)
+      open.pop_back();
+    // A definition that is not inside the innermost open one (odd overlaps) closes it.
+    while (!open.empty() && result.symbols[open.back()].end_byte < end) open.pop_back();
+    Symbol symbol;
+    symbol.name = std::string(node_text(candidate.name, source));
+    if (symbol.name.empty()) continue;
+    symbol.kind = candidate.kind;
+    symbol.parent = open.empty() ? -1 : open.back();
+    if (symbol.kind == "function" && symbol.parent >= 0 && is_container_kind(result.symbols[symbol.parent].kind))
+      symbol.kind = "method";
+    TSPoint start_point = ts_node_start_point(candidate.definition);
+    symbol.line = start_point.row + 1;
+    symbol.column = start_point.column + 1;
+    symbol.end_line = end_point.row + 1;
+    symbol.end_column = end_point.column + 1;
+    symbol.start_byte = start;
+    symbol.end_byte = end;
+    symbol.signature = signature_of(candidate.definition, source);
+    const Symbol* parent = symbol.parent >= 0 ? &result.symbols[symbol.parent] : nullptr;
+    symbol.scope = (parent ? parent->scope : module);
+    if (!candidate.qualifier.empty()) {
+      if (!symbol.scope.empty()) symbol.scope.push_back('.');
+      symbol.scope += candidate.qualifier;
+    }
+    if (!symbol.scope.empty()) symbol.scope.push_back('.');
+    symbol.scope += symbol.name;
+    symbol.is_exported = export_rule.is_exported(context, candidate.definition, symbol, parent);
+    result.symbols.push_back(std::move(symbol));
+    open.push_back(static_cast<int>(result.symbols.size()) - 1);
+  }
+  ts_tree_delete(tree);
+  return result;
+}
+
+}  // namespace comp::parse

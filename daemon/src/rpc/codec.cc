@@ -1,0 +1,65 @@
+#include "rpc/codec.h"
+
+namespace comp::rpc {
+
+nlohmann::json to_json(const index::IndexSummary& summary) {
+  nlohmann::json errors = nlohmann::json::array();
+  for (const index::FileError& error : summary.errors) errors.push_back({{"path", error.path}, {"message", error.message}});
+  return {
+      {"files_on_disk", summary.files_on_disk},
+      {"files_parsed", summary.files_parsed},
+      {"files_unchanged", summary.files_unchanged},
+      {"files_touched", summary.files_touched},
+      {"files_removed", summary.files_removed},
+      {"bytes_read", summary.bytes_read},
+      {"files_by_language", summary.files_by_language},
+      {"skipped_by_reason", summary.skipped_by_reason},
+      {"symbols", summary.symbols},
+      {"errors", errors},
+      {"walk_errors", summary.walk_errors},
+      {"elapsed_seconds", summary.elapsed_seconds},
+      {"cpu_seconds", summary.cpu_seconds},
+  };
+}
+
+nlohmann::json to_json(const graph::NodeRecord& node) {
+  return {
+      {"id", node.id},         {"file", node.file_path},         {"name", node.name},
+      {"kind", node.kind},     {"line", node.line},              {"column", node.column},
+      {"end_line", node.end_line}, {"end_column", node.end_column}, {"signature", node.signature},
+      {"is_exported", node.is_exported}, {"scope", node.scope},   {"parent", node.parent_id},
+  };
+}
+
+nlohmann::json to_json(const graph::FileRecord& file) {
+  return {
+      {"path", file.path},
+      {"language", file.language},
+      {"size", file.size},
+      {"mtime_ns", file.mtime_ns},
+      {"sha256", file.sha256},
+      {"skip_reason", file.skip_reason},
+      {"error", file.error},
+      {"has_syntax_errors", file.has_syntax_errors},
+      {"symbols", file.symbol_count},
+      {"indexed_at", file.indexed_at},
+  };
+}
+
+nlohmann::json to_json(const graph::Stats& stats) {
+  return {
+      {"files", stats.files},
+      {"indexed_files", stats.indexed_files},
+      {"skipped_files", stats.skipped_files},
+      {"files_with_errors", stats.files_with_errors},
+      {"symbols", stats.symbols},
+      {"edges", stats.edges},
+      {"source_bytes", stats.source_bytes},
+      {"database_bytes", stats.database_bytes},
+      {"files_by_language", stats.files_by_language},
+      {"symbols_by_kind", stats.symbols_by_kind},
+      {"skipped_by_reason", stats.skipped_by_reason},
+  };
+}
+
+}  // namespace comp::rpc

@@ -1,0 +1,17 @@
+// rpc: the only layer that knows JSON. Converts the libraries' plain structs
+// to JSON for `--json` output now and for JSON-RPC/MCP later.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "graph/store.h"
+#include "index/indexer.h"
+
+namespace comp::rpc {
+
+nlohmann::json to_json(const index::IndexSummary& summary);
+nlohmann::json to_json(const graph::NodeRecord& node);
+nlohmann::json to_json(const graph::FileRecord& file);
+nlohmann::json to_json(const graph::Stats& stats);
+
+}  // namespace comp::rpc

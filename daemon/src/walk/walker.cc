@@ -1,0 +1,374 @@
+#include "walk/walker.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <system_error>
+#include <utility>
+
+#include "walk/ignore.h"
+
+namespace comp::walk {
+namespace {
+
+std::int64_t mtime_ns_of(const struct stat& st) {
+  return static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+}
+
+std::string errno_text(int err) { return std::strerror(err); }
+
+// Decides readability from the mode bits we already have, so the common case
+// costs no syscall; only a "no" is confirmed with faccessat, because ACLs can
+// grant what the bits deny. An ACL that denies what the bits grant goes
+// unnoticed here; the reader still handles a failing open.
+class ReadAccess {
+ public:
+  ReadAccess() : euid_(::geteuid()), egid_(::getegid()) {
+    const int n = ::getgroups(0, nullptr);
+    if (n > 0) {
+      groups_.resize(static_cast<std::size_t>(n));
+      groups_.resize(static_cast<std::size_t>(std::max(0, ::getgroups(n, groups_.data()))));
+    }
+  }
+
+  bool can_read(int dir_fd, const char* name, const struct stat& st) const {
+    if (euid_ == 0) return true;
+    mode_t bit = S_IROTH;
+    if (st.st_uid == euid_) {
+      bit = S_IRUSR;
+    } else if (st.st_gid == egid_ ||
+               std::find(groups_.begin(), groups_.end(), st.st_gid) != groups_.end()) {
+      bit = S_IRGRP;
+    }
+    if ((st.st_mode & bit) != 0) return true;
+    return ::faccessat(dir_fd, name, R_OK, AT_EACCESS) == 0;
+  }
+
+ private:
+  uid_t euid_;
+  gid_t egid_;
+  std::vector<gid_t> groups_;
+};
+
+// One directory entry as readdir() reported it; the name lives in an arena
+// shared by the whole directory, so listing allocates nothing per entry.
+struct ListedEntry {
+  std::uint32_t name_offset;
+  std::uint32_t name_length;
+  unsigned char type;  // DT_*
+};
+
+struct PendingDir {
+  std::string rel;  // relative to the root, no trailing '/'; "" for the root
+  IgnoreRules::Scope scope;
+};
+
+class Walk {
+ public:
+  explicit Walk(const WalkOptions& options) : options_(options) {}
+  ~Walk() {
+    if (root_fd_ >= 0) ::close(root_fd_);
+  }
+  Walk(const Walk&) = delete;
+  Walk& operator=(const Walk&) = delete;
+
+  WalkResult run() {
+    open_root();
+    load_global_rules();
+    std::vector<PendingDir> pending;
+    pending.push_back(PendingDir{std::string(), ancestor_scope_});
+    while (!pending.empty()) {
+      PendingDir dir = std::move(pending.back());
+      pending.pop_back();
+      walk_directory(dir, &pending);
+    }
+    auto by_path = [](const auto& a, const auto& b) { return a.rel_path < b.rel_path; };
+    std::sort(result_.files.begin(), result_.files.end(), by_path);
+    std::sort(result_.skipped.begin(), result_.skipped.end(), by_path);
+    return std::move(result_);
+  }
+
+ private:
+  void open_root() {
+    char resolved[PATH_MAX];
+    if (::realpath(options_.root.c_str(), resolved) == nullptr) {
+      throw std::filesystem::filesystem_error("walk: cannot resolve root", options_.root,
+                                              std::error_code(errno, std::system_category()));
+    }
+    root_real_ = resolved;
+    root_fd_ = ::open(resolved, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (root_fd_ < 0) {
+      throw std::filesystem::filesystem_error("walk: cannot open root", options_.root,
+                                              std::error_code(errno, std::system_category()));
+    }
+  }
+
+  // Everything that applies before the root's own listing: the global files
+  // (lowest precedence first: .vscodeignore, core.excludesFile,
+  // info/exclude), the .gitignore files of the root's ancestors inside its
+  // repository, and .compignore (pushed after the root's .gitignore).
+  void load_global_rules() {
+    const std::optional<GitRepo> repo = find_git_repo(root_real_);
+    if (repo && root_real_ != repo->top.string()) {
+      prefix_ = std::filesystem::path(root_real_).lexically_relative(repo->top).generic_string();
+      prefix_.push_back('/');
+    }
+    std::string text, error;
+    if (read_ignore_source(root_fd_, ".vscodeignore", true, &text, &error)) {
+      rules_.add_global(IgnoreFile::parse(text, prefix_));
+    }
+    note_error(error);
+    if (std::optional<std::filesystem::path> excludes = excludes_file_path(repo ? &*repo : nullptr)) {
+      if (read_ignore_source(AT_FDCWD, excludes->c_str(), false, &text, &error)) {
+        rules_.add_global(IgnoreFile::parse(text, ""));
+      }
+      note_error(error);
+    }
+    if (repo) {
+      const std::filesystem::path info_exclude = repo->common_dir / "info" / "exclude";
+      if (read_ignore_source(AT_FDCWD, info_exclude.c_str(), false, &text, &error)) {
+        rules_.add_global(IgnoreFile::parse(text, ""));
+      }
+      note_error(error);
+      // The root's ancestors up to the work tree top contribute their
+      // .gitignore files. Whether the root itself is excluded by them is not
+      // asked: the caller chose it explicitly.
+      std::string base;
+      for (std::size_t pos = 0; pos < prefix_.size();) {
+        const std::filesystem::path file = repo->top / base / ".gitignore";
+        if (read_ignore_source(AT_FDCWD, file.c_str(), true, &text, &error)) {
+          ancestor_scope_ = rules_.push(ancestor_scope_, IgnoreFile::parse(text, base));
+        }
+        note_error(error);
+        const std::size_t slash = prefix_.find('/', pos);
+        base = prefix_.substr(0, slash + 1);
+        pos = slash + 1;
+      }
+    }
+    if (read_ignore_source(root_fd_, ".compignore", true, &text, &error)) {
+      compignore_ = IgnoreFile::parse(text, prefix_);
+    }
+    note_error(error);
+  }
+
+  void note_error(const std::string& error) {
+    if (!error.empty()) result_.errors.push_back(error);
+  }
+
+  void walk_directory(const PendingDir& dir, std::vector<PendingDir>* pending) {
+    const std::string shown = dir.rel.empty() ? std::string(".") : dir.rel;
+    const int fd = dir.rel.empty()
+                       ? ::dup(root_fd_)
+                       : ::openat(root_fd_, dir.rel.c_str(),
+                                  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    std::unique_ptr<DIR, int (*)(DIR*)> stream(fd >= 0 ? ::fdopendir(fd) : nullptr, &::closedir);
+    if (stream == nullptr) {
+      result_.errors.push_back(shown + ": cannot read directory: " + errno_text(errno));
+      if (fd >= 0) ::close(fd);
+      return;
+    }
+    const int dir_fd = ::dirfd(stream.get());
+
+    names_.clear();
+    entries_.clear();
+    bool has_gitignore = false;
+    while (true) {
+      errno = 0;
+      const struct dirent* de = ::readdir(stream.get());
+      if (de == nullptr) {
+        if (errno != 0) {
+          result_.errors.push_back(shown + ": error while reading directory: " + errno_text(errno));
+        }
+        break;
+      }
+      const char* name = de->d_name;
+      if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))) continue;
+      // git skips ".git" at every level and of every type (a submodule's
+      // .git is a file).
+      if (std::strcmp(name, ".git") == 0) continue;
+      if (std::strcmp(name, ".gitignore") == 0 && de->d_type != DT_DIR) has_gitignore = true;
+      const std::size_t len = std::strlen(name);
+      entries_.push_back(ListedEntry{static_cast<std::uint32_t>(names_.size()),
+                                     static_cast<std::uint32_t>(len), de->d_type});
+      names_.append(name, len + 1);  // keep the NUL: names are passed to *at() calls
+    }
+
+    // Match paths are relative to the work tree top, so they carry prefix_.
+    path_.assign(prefix_);
+    path_.append(dir.rel);
+    if (!dir.rel.empty()) path_.push_back('/');
+    const std::size_t dir_len = path_.size();
+
+    IgnoreRules::Scope scope = dir.scope;
+    if (has_gitignore) {
+      std::string text, error;
+      if (read_ignore_source(dir_fd, ".gitignore", true, &text, &error)) {
+        scope = rules_.push(scope, IgnoreFile::parse(text, path_));
+      }
+      if (!error.empty()) result_.errors.push_back(shown + "/" + error);
+    }
+    if (dir.rel.empty() && !compignore_.empty()) scope = rules_.push(scope, std::move(compignore_));
+
+    for (const ListedEntry& entry : entries_) {
+      const char* name = names_.data() + entry.name_offset;
+      path_.resize(dir_len);
+      path_.append(name, entry.name_length);
+      visit(dir_fd, name, entry.type, scope, pending);
+    }
+  }
+
+  std::string rel_path() const { return path_.substr(prefix_.size()); }
+
+  void skip(SkipReason reason, std::string detail) {
+    result_.skipped.push_back(SkippedEntry{rel_path(), reason, std::move(detail)});
+  }
+
+  // path_ holds the entry's match path; `name` is its name in `dir_fd`.
+  void visit(int dir_fd, const char* name, unsigned char type, IgnoreRules::Scope scope,
+             std::vector<PendingDir>* pending) {
+    struct stat st;
+    bool have_stat = false;
+    if (type == DT_UNKNOWN) {
+      if (::fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        if (!rules_.is_ignored(scope, path_, false)) {
+          skip(SkipReason::kUnreadable, errno_text(errno));
+        }
+        return;
+      }
+      have_stat = true;
+      type = S_ISDIR(st.st_mode) ? DT_DIR : DT_REG;  // refined from st below
+    }
+    if (type == DT_DIR) {
+      visit_directory(name, scope, pending);
+      return;
+    }
+    // A symlink is never a directory for git's dir-only patterns.
+    if (rules_.is_ignored(scope, path_, false)) return;
+    if (!have_stat && ::fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+      skip(SkipReason::kUnreadable, errno_text(errno));
+      return;
+    }
+    if (S_ISREG(st.st_mode)) {
+      add_file(dir_fd, name, st);
+    } else if (S_ISLNK(st.st_mode)) {
+      visit_symlink();
+    } else if (S_ISDIR(st.st_mode)) {
+      // It became a directory after readdir(): judge it as one.
+      visit_directory(name, scope, pending);
+    } else {
+      skip(SkipReason::kNotRegular, "not a regular file");
+    }
+  }
+
+  void visit_directory(const char* name, IgnoreRules::Scope scope, std::vector<PendingDir>* pending) {
+    if (std::strcmp(name, ".comp") == 0) return;
+    // Pruning here is what makes a file under an excluded directory
+    // impossible to re-include, as in git.
+    if (rules_.is_ignored(scope, path_, true)) return;
+    pending->push_back(PendingDir{rel_path(), scope});
+  }
+
+  void add_file(int dir_fd, const char* name, const struct stat& st) {
+    const auto size = static_cast<std::uint64_t>(st.st_size);
+    if (size > options_.max_file_size) {
+      skip(SkipReason::kTooLarge, std::to_string(size) + " bytes");
+      return;
+    }
+    if (!access_.can_read(dir_fd, name, st)) {
+      skip(SkipReason::kUnreadable, errno_text(EACCES));
+      return;
+    }
+    result_.files.push_back(WalkEntry{rel_path(), size, mtime_ns_of(st)});
+  }
+
+  // A link to a file inside the root is indexed at the link's path with the
+  // target's size and mtime; links to directories are never followed.
+  void visit_symlink() {
+    std::string full = root_real_;
+    full.push_back('/');
+    full.append(rel_path());
+    char resolved[PATH_MAX];
+    if (::realpath(full.c_str(), resolved) == nullptr) {
+      const int err = errno;
+      if (err == ENOENT || err == ENOTDIR) {
+        skip(SkipReason::kSymlinkOutside, "dangling symlink");
+      } else if (err == ELOOP) {
+        skip(SkipReason::kSymlinkOutside, "symlink loop");
+      } else {
+        skip(SkipReason::kUnreadable, errno_text(err));
+      }
+      return;
+    }
+    const std::string_view target(resolved);
+    const bool inside = root_real_ == "/" ||
+                        (target.size() > root_real_.size() &&
+                         target.compare(0, root_real_.size(), root_real_) == 0 &&
+                         target[root_real_.size()] == '/') ||
+                        target == root_real_;
+    if (!inside) {
+      skip(SkipReason::kSymlinkOutside, "target outside the root: " + std::string(target));
+      return;
+    }
+    struct stat st;
+    if (::stat(resolved, &st) != 0) {
+      skip(SkipReason::kUnreadable, errno_text(errno));
+      return;
+    }
+    if (S_ISDIR(st.st_mode)) {
+      skip(SkipReason::kNotRegular, "symlink to a directory (not followed)");
+    } else if (!S_ISREG(st.st_mode)) {
+      skip(SkipReason::kNotRegular, "symlink to a non-regular file");
+    } else {
+      add_file(AT_FDCWD, resolved, st);
+    }
+  }
+
+  const WalkOptions& options_;
+  WalkResult result_;
+  IgnoreRules rules_;
+  IgnoreRules::Scope ancestor_scope_ = IgnoreRules::kGlobalScope;
+  IgnoreFile compignore_;
+  ReadAccess access_;
+  std::string root_real_;
+  int root_fd_ = -1;
+  std::string prefix_;  // the root relative to its work tree top, with '/', or ""
+  std::string path_;    // scratch: the current entry's match path
+  std::string names_;   // scratch: the current directory's entry names
+  std::vector<ListedEntry> entries_;
+};
+
+}  // namespace
+
+const char* to_string(SkipReason reason) {
+  switch (reason) {
+    case SkipReason::kTooLarge:
+      return "too-large";
+    case SkipReason::kSymlinkOutside:
+      return "symlink-outside";
+    case SkipReason::kUnreadable:
+      return "unreadable";
+    case SkipReason::kBinary:
+      return "binary";
+    case SkipReason::kNotRegular:
+      return "not-regular";
+  }
+  return "unknown";
+}
+
+WalkResult walk(const WalkOptions& options) { return Walk(options).run(); }
+
+bool looks_binary(std::string_view head) {
+  const std::size_t n = std::min<std::size_t>(head.size(), 8192);
+  return n != 0 && std::memchr(head.data(), '\0', n) != nullptr;
+}
+
+}  // namespace comp::walk

@@ -1,0 +1,86 @@
+// walk: lists the files of a workspace that comP indexes, with git's ignore
+// semantics. Knows nothing of languages, parsing or the database.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace comp::walk {
+
+// Why a file that is not ignored is still not indexed.
+enum class SkipReason {
+  kTooLarge,         // size above WalkOptions::max_file_size
+  kSymlinkOutside,   // a symlink whose target resolves outside the root (or dangles)
+  kUnreadable,       // stat/open failed (permissions, vanished)
+  kBinary,           // NUL byte in the first 8 KiB (decided by looks_binary, at read time)
+  kNotRegular,       // fifo, socket, device
+};
+const char* to_string(SkipReason reason);
+
+struct WalkOptions {
+  std::filesystem::path root;           // must be an existing directory
+  std::uint64_t max_file_size = 1u << 20;
+};
+
+// A file to index. rel_path uses '/' separators, no leading "./".
+struct WalkEntry {
+  std::string rel_path;
+  std::uint64_t size = 0;
+  std::int64_t mtime_ns = 0;  // st_mtim in nanoseconds since the epoch
+};
+
+struct SkippedEntry {
+  std::string rel_path;
+  SkipReason reason;
+  std::string detail;  // human text, e.g. the errno message
+};
+
+struct WalkResult {
+  std::vector<WalkEntry> files;       // sorted by rel_path
+  std::vector<SkippedEntry> skipped;  // sorted by rel_path
+  std::vector<std::string> errors;    // directories that could not be read, bad ignore files...
+};
+
+// Walks options.root. Never throws for problems inside the tree: they become
+// `skipped` or `errors`. Throws std::filesystem::filesystem_error only when
+// the root itself cannot be opened.
+// Always skips `.git/` and `.comp/`. Honours, exactly as git does: nested
+// .gitignore files, .git/info/exclude, core.excludesFile (from the repo's
+// .git/config, then ~/.gitconfig / $XDG_CONFIG_HOME/git/config, defaulting to
+// $XDG_CONFIG_HOME/git/ignore or ~/.config/git/ignore); plus .vscodeignore and
+// .compignore at the root (gitignore syntax, lowest and highest precedence
+// respectively among the root-level files).
+// Symlinks: a link to a file inside the root is indexed at the link's path; a
+// link to a directory is never followed (git does not follow them either);
+// a link leaving the root is skipped with kSymlinkOutside.
+//
+// Details of the above, where git leaves a choice:
+// - Ranking, lowest first: .vscodeignore, core.excludesFile,
+//   .git/info/exclude, the root's .gitignore, .compignore, then deeper
+//   .gitignore files. Within a file the last matching line wins; the first
+//   file (from the top of that list) with a matching line decides.
+// - A root inside a work tree also gets the .gitignore files of its
+//   ancestors up to the top, and patterns match repo-relative paths; the root
+//   itself is never judged ignored (the caller chose it). Outside any
+//   repository, .gitignore files and core.excludesFile still apply.
+// - The index is not read: a tracked file that matches an ignore pattern is
+//   left out (git would still list it as tracked), and nested repositories
+//   and submodule checkouts are walked as ordinary directories.
+// - `.git` entries of any type are skipped at every depth, as git does;
+//   `.comp` directories at every depth.
+// - A symlink to a directory inside the root is reported as kNotRegular; a
+//   dangling or looping link as kSymlinkOutside. Its size and mtime are the
+//   target's.
+// - kUnreadable comes from lstat failures and the permission bits (checked
+//   without opening the file); the reader must still expect open() to fail.
+// - A symlinked .gitignore is not followed (git >= 2.32); it is reported in
+//   `errors`.
+WalkResult walk(const WalkOptions& options);
+
+// True when the first 8 KiB of `head` contain a NUL byte.
+bool looks_binary(std::string_view head);
+
+}  // namespace comp::walk
