@@ -78,6 +78,10 @@ set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_SOURCE_DI
 foreach(f ${comp_query_files})
   get_filename_component(id ${f} NAME_WE)
   comp_embed_query(COMP_EXTRA_QUERIES ${id} ${f})
+  # TSX shares TypeScript's additions (its grammar is TypeScript's plus JSX).
+  if(id STREQUAL "typescript")
+    comp_embed_query(COMP_EXTRA_QUERIES tsx ${f})
+  endif()
 endforeach()
 configure_file(${CMAKE_SOURCE_DIR}/cmake/embedded_queries.cc.in
                ${CMAKE_BINARY_DIR}/generated/embedded_queries.cc @ONLY)

@@ -4,6 +4,11 @@
 ; whole definition and precise kinds, and add prototypes, fields, enumerators,
 ; macros and file-scope variables. Earlier patterns win over later ones.
 
+; Not a definition: a call the parser could not place (upstream would tag
+; the declarator it guessed).
+(ERROR
+  (function_declarator declarator: (identifier) @ignore))
+
 ; Functions and prototypes, also those returning pointers.
 (function_definition
   declarator: [

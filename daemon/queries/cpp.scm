@@ -7,10 +7,14 @@
 ; variables. Earlier patterns win over later ones. The C patterns repeat
 ; c.scm's (the C++ grammar shares C's node names).
 
-; Not definitions: objects constructed in a block, forward declarations.
+; Not definitions: objects constructed in a block, calls the parser could not
+; place, forward declarations.
 (compound_statement
   (declaration
     declarator: (function_declarator declarator: (identifier) @ignore)))
+
+(ERROR
+  (function_declarator declarator: (identifier) @ignore))
 
 (class_specifier name: (type_identifier) @ignore !body)
 (struct_specifier name: (type_identifier) @ignore !body)
@@ -41,7 +45,7 @@
         name: (identifier) @name))
     (function_declarator
       declarator: (qualified_identifier
-        scope: [(namespace_identifier) (template_type)] @scope
+        scope: [(namespace_identifier) @scope (template_type name: (type_identifier) @scope)]
         name: (qualified_identifier
           scope: [(namespace_identifier) @scope @_class (template_type name: (type_identifier) @scope @_class)]
           name: (identifier) @name)))
@@ -66,7 +70,7 @@
         name: [(identifier) (destructor_name) (operator_name)] @name))
     (function_declarator
       declarator: (qualified_identifier
-        scope: [(namespace_identifier) (template_type)] @scope
+        scope: [(namespace_identifier) @scope (template_type name: (type_identifier) @scope)]
         name: (qualified_identifier
           scope: [(namespace_identifier) @scope (template_type name: (type_identifier) @scope)]
           name: [(identifier) (destructor_name) (operator_name)] @name)))

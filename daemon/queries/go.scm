@@ -16,9 +16,9 @@
       ]))
   name: (field_identifier) @name) @definition.method
 
-; Types by what they declare. A declaration of one type covers `type` itself
-; (its signature reads "type Stats struct"); in a `type ( ... )` group each
-; spec stands alone.
+; Types by what they declare (the first pattern wins). A declaration of one
+; type covers `type` itself (its signature reads "type Stats struct"); in a
+; `type ( ... )` group each spec stands alone.
 ((type_declaration
   (type_spec
     name: (type_identifier) @name
@@ -33,39 +33,26 @@
 
 ((type_declaration
   [
-    (type_spec
-      name: (type_identifier) @name
-      type: (_) @_type)
-    (type_alias
-      name: (type_identifier) @name
-      type: (_) @_type)
+    (type_spec name: (type_identifier) @name)
+    (type_alias name: (type_identifier) @name)
   ]) @definition.type
-  (#not-match? @definition.type "^type\\s*\\(")
-  (#not-match? @_type "^(struct|interface)\\b"))
+  (#not-match? @definition.type "^type\\s*\\("))
 
-((type_declaration
+(type_declaration
   (type_spec
     name: (type_identifier) @name
-    type: (struct_type)) @definition.struct) @_group
-  (#match? @_group "^type\\s*\\("))
+    type: (struct_type)) @definition.struct)
 
-((type_declaration
+(type_declaration
   (type_spec
     name: (type_identifier) @name
-    type: (interface_type)) @definition.interface) @_group
-  (#match? @_group "^type\\s*\\("))
+    type: (interface_type)) @definition.interface)
 
-((type_declaration
+(type_declaration
   [
-    (type_spec
-      name: (type_identifier) @name
-      type: (_) @_type)
-    (type_alias
-      name: (type_identifier) @name
-      type: (_) @_type)
-  ] @definition.type) @_group
-  (#match? @_group "^type\\s*\\(")
-  (#not-match? @_type "^(struct|interface)\\b"))
+    (type_spec name: (type_identifier) @name)
+    (type_alias name: (type_identifier) @name)
+  ] @definition.type)
 
 ; Struct fields and interface methods.
 (type_spec

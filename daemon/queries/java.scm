@@ -23,8 +23,8 @@
   name: (identifier) @name) @definition.method
 
 ; `static final` fields and interface fields are constants, other fields are
-; fields. The definition is the whole declaration so that its modifiers decide
-; is_exported; `int a, b;` yields two siblings.
+; fields (the first pattern wins). The definition is the whole declaration so
+; that its modifiers decide is_exported; `int a, b;` yields two siblings.
 ((field_declaration
   (modifiers) @_modifiers
   declarator: (variable_declarator
@@ -32,15 +32,7 @@
   (#match? @_modifiers "\\bstatic\\b")
   (#match? @_modifiers "\\bfinal\\b"))
 
-((field_declaration
-  (modifiers) @_modifiers
-  declarator: (variable_declarator
-    name: (identifier) @name)) @definition.field
-  (#not-match? @_modifiers "^(?=[\\s\\S]*\\bstatic\\b)(?=[\\s\\S]*\\bfinal\\b)"))
-
 (field_declaration
-  .
-  type: (_)
   declarator: (variable_declarator
     name: (identifier) @name)) @definition.field
 

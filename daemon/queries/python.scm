@@ -1,22 +1,19 @@
 ; comP additions to tree-sitter-python's tags.scm. Upstream calls every
 ; module-level assignment a constant; these patterns give the precise kind.
+; Earlier patterns win over later ones.
 
-; Module level: UPPER_CASE names are constants, `X: TypeAlias = ...` and
-; `type X = ...` are type aliases, anything else is a module variable.
+; Module level: `T = TypeVar("T")`, `X: TypeAlias = ...` and `type X = ...`
+; define types, UPPER_CASE names constants, anything else a module variable.
 (module
   (expression_statement
     (assignment
       left: (identifier) @name
-      !type) @definition.constant)
-  (#match? @name "^_*[A-Z][A-Z0-9_]*$"))
-
-(module
-  (expression_statement
-    (assignment
-      left: (identifier) @name
-      type: (type) @_type) @definition.constant)
-  (#match? @name "^_*[A-Z][A-Z0-9_]*$")
-  (#not-match? @_type "TypeAlias$"))
+      right: (call
+        function: [
+          (identifier) @_factory
+          (attribute attribute: (identifier) @_factory)
+        ])) @definition.type)
+  (#any-of? @_factory "TypeVar" "ParamSpec" "TypeVarTuple" "NewType" "TypeAliasType"))
 
 (module
   (expression_statement
@@ -28,17 +25,13 @@
 (module
   (expression_statement
     (assignment
-      left: (identifier) @name
-      !type) @definition.variable)
-  (#not-match? @name "^_*[A-Z][A-Z0-9_]*$"))
+      left: (identifier) @name) @definition.constant)
+  (#match? @name "^_*[A-Z][A-Z0-9_]+$"))
 
 (module
   (expression_statement
     (assignment
-      left: (identifier) @name
-      type: (type) @_type) @definition.variable)
-  (#not-match? @name "^_*[A-Z][A-Z0-9_]*$")
-  (#not-match? @_type "TypeAlias$"))
+      left: (identifier) @name) @definition.variable))
 
 (type_alias_statement
   left: (type
@@ -54,14 +47,13 @@
     (expression_statement
       (assignment
         left: (identifier) @name) @definition.constant))
-  (#match? @name "^_*[A-Z][A-Z0-9_]*$"))
+  (#match? @name "^_*[A-Z][A-Z0-9_]+$"))
 
 (class_definition
   body: (block
     (expression_statement
       (assignment
-        left: (identifier) @name) @definition.field))
-  (#not-match? @name "^_*[A-Z][A-Z0-9_]*$"))
+        left: (identifier) @name) @definition.field)))
 
 ; Enum subclasses are enums, Protocol subclasses are interfaces.
 ((class_definition

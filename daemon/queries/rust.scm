@@ -28,7 +28,16 @@
     (generic_type type: (type_identifier) @name)
     (generic_type type: (scoped_type_identifier name: (type_identifier) @name))
     (scoped_type_identifier name: (type_identifier) @name)
+    (reference_type type: (type_identifier) @name)
+    (reference_type type: (generic_type type: (type_identifier) @name))
+    (reference_type type: (scoped_type_identifier name: (type_identifier) @name))
+    (reference_type type: (generic_type type: (scoped_type_identifier name: (type_identifier) @name)))
   ]) @definition.impl
+
+; Other implementing types (`[T]`, `(A, B)`, `dyn Trait`) are named as written.
+((impl_item
+  type: (_) @name) @definition.impl
+  (#not-match? @name "^(&\\s*('\\w+\\s+)?(mut\\s+)?)?[A-Za-z_][\\w:]*\\s*(<[\\s\\S]*>)?$"))
 
 ; A function is a method by being inside an impl or trait (upstream calls every
 ; function of a declaration_list a method, including those of a `mod`).

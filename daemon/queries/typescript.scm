@@ -14,19 +14,13 @@
   ["get" "set"]
   name: [(property_identifier) (private_property_identifier)] @name) @definition.property
 
-; Class fields: a field holding a function is a method.
+; Class fields: a field holding a function is a method (the first pattern wins).
 (public_field_definition
   name: [(property_identifier) (private_property_identifier)] @name
   value: [(arrow_function) (function_expression)]) @definition.method
 
 (public_field_definition
-  name: [(property_identifier) (private_property_identifier)] @name
-  !value) @definition.field
-
-(public_field_definition
-  name: [(property_identifier) (private_property_identifier)] @name
-  value: (_) @_value
-  (#not-match? @_value "^(async\\s+)?(function\\b|(<[^>]*>\\s*)?(\\([^)]*\\)|[A-Za-z_$][A-Za-z0-9_$]*)\\s*(:[^=]*)?=>)")) @definition.field
+  name: [(property_identifier) (private_property_identifier)] @name) @definition.field
 
 ; Types.
 (type_alias_declaration
@@ -55,15 +49,20 @@
 (module
   name: (string (string_fragment) @name)) @definition.module
 
-; Module level `const` bindings are constants, `let` and `var` ones variables;
-; functions are upstream's, `require()` imports are not definitions.
+; Module level `const` bindings are constants, `let` and `var` ones variables,
+; those holding a function are functions (as upstream's, which the variable
+; patterns would otherwise win over); `require()` imports are not definitions.
+(variable_declarator
+  name: (identifier) @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
+
 (program
   (lexical_declaration
     "const"
     (variable_declarator
       name: (identifier) @name
       value: (_) @_value) @definition.constant)
-  (#not-match? @_value "^(require\\s*\\(|(async\\s+)?(function\\b|(<[^>]*>\\s*)?(\\([^)]*\\)|[A-Za-z_$][A-Za-z0-9_$]*)\\s*(:[^=]*)?=>))"))
+  (#not-match? @_value "^require\\s*\\("))
 
 (export_statement
   (lexical_declaration
@@ -71,26 +70,30 @@
     (variable_declarator
       name: (identifier) @name
       value: (_) @_value) @definition.constant)
-  (#not-match? @_value "^(require\\s*\\(|(async\\s+)?(function\\b|(<[^>]*>\\s*)?(\\([^)]*\\)|[A-Za-z_$][A-Za-z0-9_$]*)\\s*(:[^=]*)?=>))"))
+  (#not-match? @_value "^require\\s*\\("))
 
 (program
   [
     (lexical_declaration
-      "let"
       (variable_declarator
-        name: (identifier) @name) @definition.variable)
+        name: (identifier) @name
+        value: (_)? @_value) @definition.variable)
     (variable_declaration
       (variable_declarator
-        name: (identifier) @name) @definition.variable)
-  ])
+        name: (identifier) @name
+        value: (_)? @_value) @definition.variable)
+  ]
+  (#not-match? @_value "^require\\s*\\("))
 
 (export_statement
   [
     (lexical_declaration
-      "let"
       (variable_declarator
-        name: (identifier) @name) @definition.variable)
+        name: (identifier) @name
+        value: (_)? @_value) @definition.variable)
     (variable_declaration
       (variable_declarator
-        name: (identifier) @name) @definition.variable)
-  ])
+        name: (identifier) @name
+        value: (_)? @_value) @definition.variable)
+  ]
+  (#not-match? @_value "^require\\s*\\("))

@@ -93,9 +93,11 @@ bool go_exported(const ExportContext&, TSNode, const Symbol& symbol, const Symbo
 }
 
 // Rust: `pub` (any form); trait items, trait-impl items and enum variants
-// follow their trait or enum.
-bool rust_exported(const ExportContext& context, TSNode definition, const Symbol&, const Symbol* parent) {
+// follow their trait or enum; a trait impl is as public as the trait (an
+// inherent impl has no visibility: its items carry their own).
+bool rust_exported(const ExportContext& context, TSNode definition, const Symbol& symbol, const Symbol* parent) {
   if (parent_is_callable(parent)) return false;
+  if (symbol.kind == "impl") return !ts_node_is_null(ts_node_child_by_field_name(definition, "trait", 5));
   if (has_modifier(context, definition, "pub")) return true;
   if (parent && (parent->kind == "interface" || parent->kind == "trait" || parent->kind == "enum"))
     return parent->is_exported;
@@ -144,10 +146,12 @@ bool kotlin_exported(const ExportContext& context, TSNode definition, const Symb
   return !has_modifier(context, definition, "private") && !has_modifier(context, definition, "internal");
 }
 
-// Swift: internal by default; `public` and `open` export.
+// Swift: internal by default; `public` and `open` export; protocol members and
+// enum cases are as visible as their protocol or enum.
 bool swift_exported(const ExportContext& context, TSNode definition, const Symbol&, const Symbol* parent) {
   if (parent_is_callable(parent)) return false;
   if (parent && parent->kind == "interface") return parent->is_exported;
+  if (parent && std::strcmp(ts_node_type(definition), "enum_entry") == 0) return parent->is_exported;
   return has_modifier(context, definition, "public") || has_modifier(context, definition, "open");
 }
 
@@ -192,10 +196,31 @@ bool cpp_exported(const ExportContext& context, TSNode definition, const Symbol&
   return ts_node_is_null(owner) || std::strcmp(ts_node_type(owner), "class_specifier") != 0;
 }
 
-// Ruby: methods are public unless their name marks them internal.
-bool ruby_exported(const ExportContext&, TSNode, const Symbol& symbol, const Symbol* parent) {
+// Ruby: methods are public unless a bare `private`/`protected` precedes them
+// in their class body, they are wrapped in `private def ...`, or their name
+// marks them internal; members of a private class or module are not exported.
+bool ruby_exported(const ExportContext& context, TSNode definition, const Symbol& symbol, const Symbol* parent) {
   if (parent_is_callable(parent)) return false;
-  return symbol.name.empty() || symbol.name[0] != '_';
+  if (parent && !parent->is_exported) return false;
+  if (!symbol.name.empty() && symbol.name[0] == '_') return false;
+  TSNode up = ts_node_parent(definition);
+  if (!ts_node_is_null(up) && std::strcmp(ts_node_type(up), "argument_list") == 0) {
+    TSNode call = ts_node_parent(up);
+    TSNode method = ts_node_is_null(call) ? call : ts_node_child_by_field_name(call, "method", 6);
+    if (!ts_node_is_null(method)) {
+      std::string_view name = text_of(context, method);
+      if (name == "private" || name == "protected") return false;
+    }
+  }
+  if (std::strcmp(ts_node_type(definition), "method") != 0) return true;
+  for (TSNode sibling = ts_node_prev_sibling(definition); !ts_node_is_null(sibling);
+       sibling = ts_node_prev_sibling(sibling)) {
+    if (std::strcmp(ts_node_type(sibling), "identifier") != 0) continue;
+    std::string_view word = text_of(context, sibling);
+    if (word == "private" || word == "protected") return false;
+    if (word == "public" || word == "module_function") return true;
+  }
+  return true;
 }
 
 // Lua: `local function` stays in its chunk.

@@ -227,11 +227,34 @@ std::string signature_of(TSNode definition, std::string_view source) {
     TSNode body = ts_node_child_by_field_name(cursor, "body", 4);
     if (!ts_node_is_null(body) && ts_node_start_byte(body) > start) {
       end = ts_node_start_byte(body);
+      // A comment before the body (`def f():  # note`) is no part of the head.
+      std::uint32_t count = ts_node_child_count(cursor);
+      for (std::uint32_t i = 0; i < count; ++i) {
+        TSNode child = ts_node_child(cursor, i);
+        if (ts_node_start_byte(child) >= end) break;
+        if (ts_node_start_byte(child) > start && std::string_view(ts_node_type(child)) == "comment") {
+          end = ts_node_start_byte(child);
+          break;
+        }
+      }
       break;
     }
     TSNode value = ts_node_child_by_field_name(cursor, "value", 5);
     if (ts_node_is_null(value)) break;
     cursor = value;
+  }
+  // Grammars without a `body` field (Kotlin) still name their body nodes so.
+  if (end == ts_node_end_byte(definition)) {
+    std::uint32_t count = ts_node_named_child_count(definition);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      TSNode child = ts_node_named_child(definition, i);
+      std::string_view type = ts_node_type(child);
+      if ((type == "function_body" || type == "class_body" || type == "enum_class_body") &&
+          ts_node_start_byte(child) > start) {
+        end = ts_node_start_byte(child);
+        break;
+      }
+    }
   }
   std::string_view head = source.substr(start, std::min<std::size_t>(end, source.size()) - start);
   // Without a body field, keep the first line only (fields, constants, types).
@@ -259,14 +282,15 @@ std::string signature_of(TSNode definition, std::string_view source) {
   return folded;
 }
 
-// Kinds whose nested functions are methods. Modules and namespaces only group
-// free functions (a Rust `mod`, a C++ or TypeScript namespace), so they are absent.
-// Some grammars end a definition after its line break (C's `#define`, Bash
-// heredocs): the range ends at the line's end instead, so that the next line
-// is not inside it.
-void trim_trailing_newline(std::string_view source, std::uint32_t start, std::uint32_t& end, TSPoint& end_point) {
+// Some grammars end a definition after the whitespace that follows it (C's
+// `#define` takes its line break, an HTML void element the next line's
+// indent): the range ends at its last non-blank byte instead, so that the
+// next line is not inside it.
+void trim_trailing_whitespace(std::string_view source, std::uint32_t start, std::uint32_t& end, TSPoint& end_point) {
   std::uint32_t trimmed = end;
-  while (trimmed > start && trimmed <= source.size() && (source[trimmed - 1] == '\n' || source[trimmed - 1] == '\r'))
+  while (trimmed > start && trimmed <= source.size() &&
+         (source[trimmed - 1] == '\n' || source[trimmed - 1] == '\r' || source[trimmed - 1] == ' ' ||
+          source[trimmed - 1] == '\t'))
     --trimmed;
   if (trimmed == end) return;
   std::uint32_t rows = static_cast<std::uint32_t>(std::count(source.begin() + trimmed, source.begin() + end, '\n'));
@@ -277,6 +301,24 @@ void trim_trailing_newline(std::string_view source, std::uint32_t start, std::ui
   end = trimmed;
 }
 
+// Appends one part to a dotted scope. A part may be a path itself (a PHP
+// namespace `App\Billing`, a C++ `ns::Foo`): its separators become dots.
+void append_scope(std::string& scope, std::string_view part) {
+  if (!scope.empty()) scope.push_back('.');
+  for (std::size_t i = 0; i < part.size(); ++i) {
+    if (part[i] == '\\') {
+      scope.push_back('.');
+    } else if (part[i] == ':' && i + 1 < part.size() && part[i + 1] == ':') {
+      scope.push_back('.');
+      ++i;
+    } else {
+      scope.push_back(part[i]);
+    }
+  }
+}
+
+// Kinds whose nested functions are methods. Modules and namespaces only group
+// free functions (a Rust `mod`, a C++ or TypeScript namespace), so they are absent.
 bool is_container_kind(std::string_view kind) {
   return kind == "class" || kind == "interface" || kind == "struct" || kind == "trait" || kind == "impl" ||
          kind == "enum" || kind == "object";
@@ -477,12 +519,16 @@ ParseResult SymbolExtractor::extract(lang::Language language, std::string_view s
   ExportContext context{source, root, false, {}};
   export_rule.prepare(context);
   std::vector<int> open;  // stack of enclosing symbol indexes
+  // A namespace declared without a body (PHP's `namespace App\Billing;`, C#'s
+  // file-scoped `namespace Shop.Inventory;`) holds the rest of the file, which
+  // the tree does not nest in it: later top-level symbols take it as qualifier.
+  std::string file_namespace;
   result.symbols.reserve(unique.size());
   for (const Candidate& candidate : unique) {
     std::uint32_t start = ts_node_start_byte(candidate.definition);
     std::uint32_t end = ts_node_end_byte(candidate.definition);
     TSPoint end_point = ts_node_end_point(candidate.definition);
-    trim_trailing_newline(source, start, end, end_point);
+    trim_trailing_whitespace(source, start, end, end_point);
     while (!open.empty() && result.symbols[open.back()].end_byte <= start) open.pop_back();
     // Names declared together (`Hits, Misses int64`, `int x, y;`) share one
     // definition node: they are siblings, not one inside the other.
@@ -507,12 +553,12 @@ ParseResult SymbolExtractor::extract(lang::Language language, std::string_view s
     symbol.signature = signature_of(candidate.definition, source);
     const Symbol* parent = symbol.parent >= 0 ? &result.symbols[symbol.parent] : nullptr;
     symbol.scope = (parent ? parent->scope : module);
-    if (!candidate.qualifier.empty()) {
-      if (!symbol.scope.empty()) symbol.scope.push_back('.');
-      symbol.scope += candidate.qualifier;
-    }
-    if (!symbol.scope.empty()) symbol.scope.push_back('.');
-    symbol.scope += symbol.name;
+    bool opens_file_namespace = !parent && symbol.kind == "namespace" &&
+                                ts_node_is_null(ts_node_child_by_field_name(candidate.definition, "body", 4));
+    if (!parent && !opens_file_namespace && !file_namespace.empty()) append_scope(symbol.scope, file_namespace);
+    if (!candidate.qualifier.empty()) append_scope(symbol.scope, candidate.qualifier);
+    append_scope(symbol.scope, symbol.name);
+    if (opens_file_namespace) file_namespace = symbol.name;
     symbol.is_exported = export_rule.is_exported(context, candidate.definition, symbol, parent);
     result.symbols.push_back(std::move(symbol));
     open.push_back(static_cast<int>(result.symbols.size()) - 1);

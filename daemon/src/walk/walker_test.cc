@@ -866,8 +866,10 @@ PathSet without_nested_repositories(PathSet walked, PathSet* expected) {
   return walked;
 }
 
-TEST(RealRepository, MatchesGitWhenCompTestRealRepoIsSet) {
+TEST(RealRepository, OwnCheckoutOrCompTestRealRepoMatchesGit) {
+  // Default: comP's own checkout (CI runs in a clone), else any work tree named.
   const char* repo = std::getenv("COMP_TEST_REAL_REPO");
+  if ((repo == nullptr || *repo == '\0') && fs::exists(fs::path(COMP_SOURCE_DIR) / ".git")) repo = COMP_SOURCE_DIR;
   if (repo == nullptr || *repo == '\0') {
     GTEST_SKIP() << "set COMP_TEST_REAL_REPO to a git work tree to compare walk() with git on it";
   }

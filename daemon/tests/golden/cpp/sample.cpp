@@ -105,20 +105,16 @@ void ThreadPool::worker_loop() {
 }
 
 ThreadPool& ThreadPool::shared() {
-  static ThreadPool pool(std::thread::hardware_concurrency());
+  static ThreadPool pool(clamp_threads(std::thread::hardware_concurrency()));
   return pool;
 }
 
-namespace detail {
-static std::size_t clamp_threads(std::size_t requested) {
-  return requested == 0 ? 1 : requested;
-}
-}  // namespace detail
+namespace {
+std::size_t clamp_threads(std::size_t requested) { return requested == 0 ? 1 : requested; }
+}  // namespace
 
 }  // namespace work
 
 int main() {
-  work::ThreadPool pool(work::detail::clamp_threads(4));
-  auto answer = pool.submit([] { return 42; });
-  return answer.get() == 42 ? 0 : 1;
+  return work::ThreadPool::shared().submit([] { return 42; }).get() == 42 ? 0 : 1;
 }

@@ -5,7 +5,7 @@ import enum
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Protocol, TypeAlias
+from typing import Callable, Protocol, TypeAlias, TypeVar
 
 __all__ = ["Bucket", "Policy", "RateLimiter", "Sink", "DEFAULT_RATE", "limit", "_default_clock"]
 
@@ -15,6 +15,7 @@ logger = logging.getLogger(__name__)
 _registry: dict[str, "RateLimiter"] = {}
 
 Clock: TypeAlias = Callable[[], float]
+T = TypeVar("T")
 type Key = str | tuple[str, int]
 
 

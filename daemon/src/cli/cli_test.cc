@@ -1,0 +1,188 @@
+// End-to-end tests of the real `comp` binary: arguments, exit codes, output,
+// and the faults a user can cause (missing root, unwritable or damaged index).
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+// Runs build/comp with `args` (an argument vector, no shell).
+Result comp(const std::vector<std::string>& args) {
+  fs::path dir = fs::temp_directory_path() / ("comp-cli-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  fs::path out_path = dir / "out", err_path = dir / "err";
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  std::string binary = std::string(COMP_BINARY_DIR) + "/comp";
+  std::vector<char*> argv{binary.data()};
+  std::vector<std::string> copy = args;
+  for (std::string& arg : copy) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  Result result;
+  if (posix_spawn(&pid, binary.c_str(), &actions, nullptr, argv.data(), environ) != 0) return result;
+  posix_spawn_file_actions_destroy(&actions);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  auto slurp = [](const fs::path& path) {
+    std::ifstream in(path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+  };
+  result.out = slurp(out_path);
+  result.err = slurp(err_path);
+  return result;
+}
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = fs::temp_directory_path() /
+            ("comp-cli-root-" + std::to_string(::getpid()) + "-" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(root_);
+    fs::create_directories(root_ / "pkg");
+    std::ofstream(root_ / "pkg" / "core.py") << "class Parser:\n    def parse(self, text):\n        return text\n\n"
+                                                "def parse_expr(s):\n    return Parser().parse(s)\n";
+    std::ofstream(root_ / "lib.rs") << "pub struct Token;\npub fn lex(input: &str) -> Vec<Token> { vec![] }\n";
+    std::ofstream(root_ / "logo.png") << std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16);
+    std::ofstream(root_ / ".gitignore") << "ignored/\n";
+    fs::create_directories(root_ / "ignored");
+    std::ofstream(root_ / "ignored" / "skip.py") << "def hidden(): pass\n";
+  }
+  void TearDown() override { fs::remove_all(root_); }
+  fs::path root_;
+};
+
+TEST_F(CliTest, IndexPrintsASummaryAndJson) {
+  Result text = comp({"index", "--root", root_.string()});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("python 1"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("rust 1"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("binary 1"), std::string::npos) << text.out;
+  EXPECT_EQ(text.err.find('\r'), std::string::npos) << "no progress bar when not on a terminal";
+
+  Result json = comp({"index", "--root", root_.string(), "--json"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  nlohmann::json summary = nlohmann::json::parse(json.out);
+  EXPECT_EQ(summary["files_unchanged"], 4);  // .gitignore, core.py, lib.rs, logo.png
+  EXPECT_EQ(summary["files_parsed"], 0);
+  EXPECT_EQ(summary["symbols"], 5);
+  EXPECT_EQ(summary["skipped_by_reason"]["binary"], 1);
+}
+
+TEST_F(CliTest, SymbolsFilesAndStats) {
+  ASSERT_EQ(comp({"index", "--root", root_.string()}).exit_code, 0);
+  Result symbols = comp({"symbols", "parse", "--root", root_.string(), "--json"});
+  ASSERT_EQ(symbols.exit_code, 0) << symbols.err;
+  nlohmann::json list = nlohmann::json::parse(symbols.out);
+  ASSERT_EQ(list.size(), 1u);
+  EXPECT_EQ(list[0]["id"], "pkg/core.py::Parser.parse");
+  EXPECT_EQ(list[0]["kind"], "method");
+  EXPECT_EQ(list[0]["line"], 2);
+  EXPECT_EQ(list[0]["signature"], "def parse(self, text)");
+
+  Result by_kind = comp({"symbols", "--kind", "class", "--root", root_.string()});
+  EXPECT_NE(by_kind.out.find("pkg.core.Parser"), std::string::npos);
+  Result by_file = comp({"symbols", "--file", "lib.rs", "--root", root_.string(), "--json"});
+  EXPECT_EQ(nlohmann::json::parse(by_file.out).size(), 2u);
+  Result none = comp({"symbols", "no_such_symbol", "--root", root_.string()});
+  EXPECT_EQ(none.exit_code, 1);
+  EXPECT_NE(none.err.find("no symbols"), std::string::npos);
+
+  Result skipped = comp({"files", "--skipped", "--root", root_.string(), "--json"});
+  nlohmann::json files = nlohmann::json::parse(skipped.out);
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_EQ(files[0]["path"], "logo.png");
+  EXPECT_EQ(files[0]["skip_reason"], "binary");
+  Result all = comp({"files", "--root", root_.string()});
+  EXPECT_EQ(all.out.find("ignored/skip.py"), std::string::npos);
+
+  Result stats = comp({"stats", "--root", root_.string(), "--json"});
+  nlohmann::json numbers = nlohmann::json::parse(stats.out);
+  EXPECT_EQ(numbers["symbols"], 5);
+  EXPECT_EQ(numbers["symbols_by_kind"]["method"], 1);
+  EXPECT_GT(numbers["database_bytes"], 0);
+}
+
+TEST_F(CliTest, BadArgumentsExitTwoWithAMessage) {
+  Result none = comp({});
+  EXPECT_EQ(none.exit_code, 2);
+  Result unknown = comp({"frobnicate"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_FALSE(unknown.err.empty());
+  Result jobs = comp({"index", "--root", root_.string(), "--jobs", "many"});
+  EXPECT_EQ(jobs.exit_code, 2);
+  Result size = comp({"index", "--root", root_.string(), "--max-file-size", "0"});
+  EXPECT_EQ(size.exit_code, 2);
+  Result help = comp({"index", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("--max-file-size"), std::string::npos);
+}
+
+TEST_F(CliTest, MissingRootIsAClearError) {
+  Result result = comp({"index", "--root", (root_ / "nope").string()});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.err.find("not a directory"), std::string::npos);
+  EXPECT_FALSE(fs::exists(root_ / "nope"));
+  Result query = comp({"symbols", "x", "--root", root_.string()});
+  EXPECT_EQ(query.exit_code, 1);
+  EXPECT_NE(query.err.find("run `comp index` first"), std::string::npos);
+}
+
+TEST_F(CliTest, UnwritableIndexDirectoryIsAClearError) {
+  std::ofstream(root_ / ".comp") << "a file where the index directory should be";
+  Result result = comp({"index", "--root", root_.string()});
+  EXPECT_EQ(result.exit_code, 3);
+  EXPECT_NE(result.err.find("cannot"), std::string::npos) << result.err;
+}
+
+TEST_F(CliTest, DamagedDatabaseIsReportedThenRebuiltOnRequest) {
+  ASSERT_EQ(comp({"index", "--root", root_.string()}).exit_code, 0);
+  fs::path db = root_ / ".comp" / "graph.db";
+  fs::remove(root_ / ".comp" / "graph.db-wal");
+  fs::remove(root_ / ".comp" / "graph.db-shm");
+  {
+    std::fstream file(db, std::ios::in | std::ios::out | std::ios::binary);
+    file.seekp(0);
+    file << "this is not a sqlite header at all";
+  }
+  auto size_before = fs::file_size(db);
+  Result damaged = comp({"index", "--root", root_.string()});
+  EXPECT_EQ(damaged.exit_code, 4);
+  EXPECT_NE(damaged.err.find("--rebuild"), std::string::npos) << damaged.err;
+  EXPECT_EQ(fs::file_size(db), size_before) << "a damaged index is never deleted or rewritten";
+
+  Result rebuilt = comp({"index", "--root", root_.string(), "--rebuild"});
+  EXPECT_EQ(rebuilt.exit_code, 0) << rebuilt.err;
+  EXPECT_NE(rebuilt.err.find("graph.db.corrupt-"), std::string::npos);
+  bool kept = false;
+  for (const auto& entry : fs::directory_iterator(root_ / ".comp"))
+    kept |= entry.path().filename().string().rfind("graph.db.corrupt-", 0) == 0;
+  EXPECT_TRUE(kept);
+  EXPECT_EQ(comp({"symbols", "lex", "--root", root_.string()}).exit_code, 0);
+}
+
+}  // namespace
