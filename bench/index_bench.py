@@ -67,7 +67,7 @@ def pick_file(tree, language):
     raise SystemExit(f"no {language} file in {tree}")
 
 
-def touch_one(tree, language, command, reps=5):
+def touch_one(tree, language, command, reps=5, env=None):
     """Appends a comment line to one file, re-indexes, restores; median wall."""
     path = pick_file(tree, language)
     with open(path, "rb") as f:
@@ -78,10 +78,10 @@ def touch_one(tree, language, command, reps=5):
         for i in range(reps):
             with open(path, "ab") as f:
                 f.write(comment)
-            walls.append(measured(command)["wall_s"])
+            walls.append(measured(command, env=env)["wall_s"])
             with open(path, "wb") as f:
                 f.write(original)
-            measured(command)  # index the restored file too, off the clock
+            measured(command, env=env)  # index the restored file too, off the clock
     finally:
         with open(path, "wb") as f:
             f.write(original)
@@ -115,7 +115,7 @@ def main():
     parser.add_argument("--no-peers", action="store_true")
     parser.add_argument("--json", help="also write the results here")
     parser.add_argument("trees", nargs="+")
-    args = parser.parse_args()
+    args = parser.parse_intermixed_args()
     if len(args.language) != len(args.trees):
         parser.error("give one --language per tree")
     comp = os.path.abspath(args.comp)
@@ -140,12 +140,19 @@ def main():
         peer = None if args.no_peers else codegraph_command(tree)
         if peer:
             shutil.rmtree(os.path.join(tree, ".codegraph"), ignore_errors=True)
-            cg = measured(peer, cwd=tree)
+            env = dict(os.environ, NO_UPDATE_CHECK="1", CI="1",
+                       CODEGRAPH_REGISTRY_PATH=os.path.join(tree, ".codegraph-registry.json"),
+                       CODEGRAPH_UPDATE_CACHE_PATH=os.path.join(tree, ".codegraph-update.json"))
+            cg = measured(peer, cwd=tree, env=env)
             row["codegraph_cold"] = {k: cg[k] for k in ("wall_s", "cpu_s", "rss_mb")}
-            row["codegraph_rerun_s"] = statistics.median(measured(peer, cwd=tree)["wall_s"] for _ in range(3))
-            row["codegraph_touch_s"] = touch_one(tree, language, peer, 3)
+            row["codegraph_rerun_s"] = statistics.median(measured(peer, cwd=tree, env=env)["wall_s"] for _ in range(3))
+            row["codegraph_touch_s"] = touch_one(tree, language, peer, 3, env=env)
             cgdb = os.path.join(tree, ".codegraph")
             row["codegraph_db_mb"] = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(cgdb) for f in fs) / 1e6
+            shutil.rmtree(cgdb, ignore_errors=True)  # leave the tree as comp found it
+            for name in (".codegraph-registry.json", ".codegraph-update.json"):
+                if os.path.exists(os.path.join(tree, name)):
+                    os.remove(os.path.join(tree, name))
         results.append(row)
         print_row(row)
     if args.json:

@@ -43,8 +43,11 @@ EXTENSIONS = {"python": (".py",), "typescript": (".ts", ".tsx"), "javascript": (
 def ctags_tags(tree, language):
     name, _ = CTAGS[language]
     start = time.perf_counter()
-    out = subprocess.run(["ctags", "--output-format=json", "--fields=+nKzSe", f"--languages={name}",
-                          "-R", "-f", "-", "--", "."], cwd=tree, capture_output=True, check=True).stdout
+    out = subprocess.run(["ctags", "--quiet=yes", "--options=NONE", "--output-format=json", "--fields=+nKzSe",
+                          "--sort=no", "--links=no", "--map-TypeScript=+.tsx",
+                          "--exclude=.git", "--exclude=node_modules", "--exclude=.comp", "--exclude=.codegraph",
+                          f"--languages={name}", "-R", "-f", "-", "."],
+                         cwd=tree, capture_output=True, check=True).stdout
     wall = time.perf_counter() - start
     tags = []
     for line in out.splitlines():
@@ -87,6 +90,13 @@ def main():
     for tag in tags:
         category = kinds.get(tag.get("kind"))
         if not category:
+            continue
+        # ctags' own names for anonymous functions and classes are not symbols.
+        if tag["name"].startswith(("AnonymousFunction", "AnonymousClass", "__anon")) or "anonymous" in tag.get("extras", ""):
+            continue
+        # ctags' JavaScript parser reports object literals (`var user = {...}`,
+        # even inside functions) as classes: only `class` declarations count.
+        if args.language == "javascript" and category == "class" and "class" not in tag.get("pattern", "class"):
             continue
         path = tag["path"][2:] if tag["path"].startswith("./") else tag["path"]
         if path not in indexed:

@@ -303,6 +303,8 @@ std::unique_ptr<Store> Store::open(const fs::path& root) {
     }
     exec(db, "PRAGMA journal_mode = WAL");
     exec(db, "PRAGMA synchronous = NORMAL");
+    exec(db, "PRAGMA cache_size = -65536");  // 64 MiB: FTS5 segment merges re-read pages
+    exec(db, "PRAGMA temp_store = MEMORY");
     store->statements_ = std::make_unique<Statements>(db);
   } catch (const StoreError& error) {
     throw;

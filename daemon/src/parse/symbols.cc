@@ -35,9 +35,14 @@ struct CompiledQuery {
   std::uint32_t name_capture = UINT32_MAX;
   std::uint32_t scope_capture = UINT32_MAX;  // @scope: qualifies a name defined outside its owner
   std::uint32_t ignore_capture = UINT32_MAX;  // @ignore: a name node that is no definition
+  std::vector<bool> pattern_is_extra;         // by pattern index: from daemon/queries, not upstream
 };
 
+// Normally one query: comP's patterns followed by upstream's, so that a
+// single traversal of the tree serves both (the traversal is most of the
+// cost). When the two do not compile together, each is compiled alone.
 struct LanguageQueries {
+  CompiledQuery combined;
   CompiledQuery upstream;
   CompiledQuery extra;
 };
@@ -60,7 +65,8 @@ const char* query_error_name(TSQueryError error) {
   }
 }
 
-CompiledQuery compile(const TSLanguage* grammar, std::string_view source) {
+// `extra_bytes`: how many leading bytes of `source` are comP's own patterns.
+CompiledQuery compile(const TSLanguage* grammar, std::string_view source, std::size_t extra_bytes) {
   CompiledQuery compiled;
   if (source.find_first_not_of(" \t\r\n") == std::string_view::npos) return compiled;
   std::uint32_t error_offset = 0;
@@ -87,10 +93,13 @@ CompiledQuery compile(const TSLanguage* grammar, std::string_view source) {
   std::uint32_t patterns = ts_query_pattern_count(query);
   // Only definitions make symbols: patterns without a @definition.* capture
   // (references, used by the edges) and @doc captures cost time for nothing.
+  compiled.pattern_is_extra.resize(patterns);
   for (std::uint32_t pattern = 0; pattern < patterns; ++pattern) {
+    bool extra = ts_query_start_byte_for_pattern(query, pattern) < extra_bytes;
+    compiled.pattern_is_extra[pattern] = extra;
     bool defines = false;
     for (std::uint32_t id = 0; id < captures && !defines; ++id)
-      defines = (!compiled.capture_kind[id].empty() || id == compiled.ignore_capture) &&
+      defines = (!compiled.capture_kind[id].empty() || (extra && id == compiled.ignore_capture)) &&
                 ts_query_capture_quantifier_for_id(query, pattern, id) != TSQuantifierZero;
     if (!defines) ts_query_disable_pattern(compiled.query, pattern);
   }
@@ -154,8 +163,12 @@ const LanguageQueries& queries_for(lang::Language language) {
   std::call_once(once[index], [&] {
     const TSLanguage* grammar = lang::grammar(language);
     lang::SymbolQuerySource source = lang::symbol_query_source(language);
-    table[index].upstream = compile(grammar, source.upstream);
-    table[index].extra = compile(grammar, source.extra);
+    std::string both = std::string(source.extra) + "\n" + std::string(source.upstream);
+    table[index].combined = compile(grammar, both, source.extra.size() + 1);
+    if (!table[index].combined.query) {
+      table[index].upstream = compile(grammar, source.upstream, 0);
+      table[index].extra = compile(grammar, source.extra, source.extra.size());
+    }
   });
   return table[index];
 }
@@ -335,12 +348,13 @@ struct Candidate {
   std::string qualifier;
 };
 
-void collect(const CompiledQuery& compiled, bool extra, TSQueryCursor* cursor, TSNode root,
-             std::string_view source, std::vector<Candidate>& out) {
+void collect(const CompiledQuery& compiled, TSQueryCursor* cursor, TSNode root, std::string_view source,
+             std::vector<Candidate>& out) {
   if (!compiled.query) return;
   ts_query_cursor_exec(cursor, compiled.query, root);
   TSQueryMatch match;
   while (ts_query_cursor_next_match(cursor, &match)) {
+    bool extra = compiled.pattern_is_extra[match.pattern_index];
     // comP's `@ignore` marks a name that is no definition although an upstream
     // pattern takes it for one: `Lock lock(mutex);` in a C++ block is an object,
     // not a function. (Upstream's own @ignore captures serve references only.)
@@ -416,6 +430,7 @@ std::string module_path(std::string_view rel_path) {
 std::string query_error(lang::Language language) {
   const LanguageQueries& queries = queries_for(language);
   std::string error;
+  if (queries.combined.query) return "";
   if (!queries.upstream.error.empty()) error += "upstream tags.scm: " + queries.upstream.error;
   if (!queries.extra.error.empty()) error += (error.empty() ? "" : "; ") + std::string("comP query: ") + queries.extra.error;
   return error;
@@ -494,12 +509,16 @@ ParseResult SymbolExtractor::extract(lang::Language language, std::string_view s
 
   const LanguageQueries& queries = queries_for(language);
   std::vector<Candidate> candidates;
-  collect(queries.extra, true, impl_->cursor, root, source, candidates);
-  // Matches of one node come in no documented order: make the earlier pattern
-  // of comP's file win, so that a specific pattern can precede a general one.
-  std::stable_sort(candidates.begin(), candidates.end(),
-                   [](const Candidate& a, const Candidate& b) { return a.pattern < b.pattern; });
-  collect(queries.upstream, false, impl_->cursor, root, source, candidates);
+  collect(queries.combined, impl_->cursor, root, source, candidates);
+  collect(queries.extra, impl_->cursor, root, source, candidates);
+  collect(queries.upstream, impl_->cursor, root, source, candidates);
+  // comP's patterns win over upstream's. Matches of one node come in no
+  // documented order: among comP's, the earlier pattern wins, so that a
+  // specific pattern can precede a general one; upstream's keep tree order.
+  std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+    if (a.extra != b.extra) return a.extra;
+    return a.extra && a.pattern < b.pattern;
+  });
 
   // One symbol per name node: comP's own patterns were collected first and win.
   std::unordered_set<std::uint32_t> seen_names;
