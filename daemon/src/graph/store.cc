@@ -53,7 +53,8 @@ CREATE TABLE edges (
     PRIMARY KEY (from_node, to_node, kind)
 );
 CREATE INDEX edges_by_target ON edges(to_node);
-CREATE VIRTUAL TABLE symbols_fts USING fts5(name, signature, scope, tokenize = 'comp_ident');
+CREATE VIRTUAL TABLE symbols_fts USING fts5(name, signature, scope, tokenize = 'comp_ident',
+                                            content = 'nodes', content_rowid = 'rowid');
 CREATE VIRTUAL TABLE files_fts USING fts5(path, body, tokenize = 'comp_ident', detail = column);
 )sql",
 };
@@ -179,6 +180,14 @@ FileRecord read_file(Statement& statement) {
 }
 
 sqlite3* open_connection(const fs::path& path, int flags) {
+  // SQLite's memory statistics take a global mutex on every allocation; the
+  // FTS5 indexer allocates per token. comP never reads them. (Must precede
+  // sqlite3_initialize: later calls fail harmlessly with SQLITE_MISUSE.)
+  static const bool configured = [] {
+    sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+    return true;
+  }();
+  (void)configured;
   sqlite3* db = nullptr;
   int rc = sqlite3_open_v2(path.c_str(), &db, flags | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) {
@@ -226,7 +235,9 @@ struct Store::Statements {
       : begin(db, "BEGIN IMMEDIATE"),
         commit(db, "COMMIT"),
         rollback(db, "ROLLBACK"),
-        delete_symbol_text(db, "DELETE FROM symbols_fts WHERE rowid IN (SELECT rowid FROM nodes WHERE file_path = ?1)"),
+        delete_symbol_text(db,
+                           "INSERT INTO symbols_fts (symbols_fts, rowid, name, signature, scope) SELECT 'delete', "
+                           "rowid, name, signature, scope FROM nodes WHERE file_path = ?1"),
         delete_nodes(db, "DELETE FROM nodes WHERE file_path = ?1"),
         delete_file_text(db, "DELETE FROM files_fts WHERE rowid = (SELECT rowid FROM files WHERE path = ?1)"),
         delete_file(db, "DELETE FROM files WHERE path = ?1"),
@@ -424,6 +435,15 @@ std::string Store::integrity_check() {
   Statement statement(db_, "PRAGMA integrity_check");
   std::string result;
   while (statement.step()) result += (result.empty() ? "" : "\n") + statement.text(0);
+  // The FTS5 indexes must agree with their content (nodes, files_fts rows).
+  for (const char* table : {"symbols_fts", "files_fts"}) {
+    std::string sql = std::string("INSERT INTO ") + table + " (" + table + ") VALUES ('integrity-check')";
+    char* error = nullptr;
+    if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
+      result += std::string("\n") + table + ": " + (error ? error : "integrity-check failed");
+      sqlite3_free(error);
+    }
+  }
   return result;
 }
 

@@ -137,7 +137,8 @@ class Store {
   // The cheap part of stats(): files by language, skipped by reason, symbol
   // count (what every index run reports).
   Stats counts();
-  // PRAGMA integrity_check; "ok" when healthy.
+  // PRAGMA integrity_check plus FTS5's own check of both text indexes;
+  // "ok" when healthy.
   std::string integrity_check();
   int schema_version();
 

@@ -156,6 +156,59 @@ CompiledQuery compile(const TSLanguage* grammar, std::string_view source, std::s
   return compiled;
 }
 
+// Keeps only the top-level patterns of a query source that capture a
+// @definition.*: reference patterns would be disabled anyway, and dropping
+// them before compiling halves the compile time of the larger tags queries.
+// A top-level form is a bracketed group plus the captures, quantifiers and
+// predicates that follow it; comments and strings are skipped while scanning.
+std::string definition_patterns(std::string_view source) {
+  std::string out;
+  std::size_t i = 0, form_start = std::string_view::npos;
+  int depth = 0;
+  auto flush = [&](std::size_t end) {
+    if (form_start == std::string_view::npos) return;
+    std::string_view form = source.substr(form_start, end - form_start);
+    if (form.find("@definition.") != std::string_view::npos) {
+      out.append(form);
+      out.push_back('\n');
+    }
+    form_start = std::string_view::npos;
+  };
+  while (i < source.size()) {
+    char c = source[i];
+    if (c == ';') {
+      while (i < source.size() && source[i] != '\n') ++i;
+      continue;
+    }
+    if (c == '"') {
+      for (++i; i < source.size() && source[i] != '"'; ++i)
+        if (source[i] == '\\') ++i;
+      ++i;
+      continue;
+    }
+    if ((c == '(' || c == '[') && depth == 0) {
+      // A new form starts unless this group still belongs to the previous one
+      // (a predicate group right after a pattern: "(pattern) @x (#eq? ...)").
+      bool predicate = c == '(' && source.substr(i + 1).find_first_not_of(" \t\n") != std::string_view::npos &&
+                       source[source.find_first_not_of(" \t\n", i + 1)] == '#';
+      if (!predicate) {
+        flush(i);
+        form_start = i;
+      }
+    }
+    if (c == '(' || c == '[') ++depth;
+    if ((c == ')' || c == ']') && depth > 0) --depth;
+    ++i;
+  }
+  flush(source.size());
+  // Documentation captures ("(comment)* @doc ." before a definition, and the
+  // #strip!/#select-adjacent! directives on them) are unused here and are
+  // the costliest part of the analysis at compile time.
+  static const std::regex kDocCapture(R"(\(comment\)\*\s*@doc\s*\.?)");
+  static const std::regex kDocDirective(R"(\(#(strip!|select-adjacent!|set-adjacent!)\s+@doc[^)]*\))");
+  return std::regex_replace(std::regex_replace(out, kDocCapture, ""), kDocDirective, "");
+}
+
 const LanguageQueries& queries_for(lang::Language language) {
   static std::array<LanguageQueries, 17> table;
   static std::array<std::once_flag, 17> once;
@@ -163,10 +216,14 @@ const LanguageQueries& queries_for(lang::Language language) {
   std::call_once(once[index], [&] {
     const TSLanguage* grammar = lang::grammar(language);
     lang::SymbolQuerySource source = lang::symbol_query_source(language);
-    std::string both = std::string(source.extra) + "\n" + std::string(source.upstream);
-    table[index].combined = compile(grammar, both, source.extra.size() + 1);
+    std::string upstream = definition_patterns(source.upstream);
+    table[index].combined = compile(grammar, std::string(source.extra) + "\n" + upstream, source.extra.size() + 1);
+    if (!table[index].combined.query) {  // the trimmed upstream may not compile: take it whole
+      upstream = std::string(source.upstream);
+      table[index].combined = compile(grammar, std::string(source.extra) + "\n" + upstream, source.extra.size() + 1);
+    }
     if (!table[index].combined.query) {
-      table[index].upstream = compile(grammar, source.upstream, 0);
+      table[index].upstream = compile(grammar, upstream, 0);
       table[index].extra = compile(grammar, source.extra, source.extra.size());
     }
   });
