@@ -58,9 +58,13 @@ void emit_parts(std::string_view text, int begin, int end, std::string& scratch,
 
 }  // namespace
 
-void split_identifiers(std::string_view text,
-                       const std::function<void(std::string_view token, int start, int end)>& emit) {
-  std::string whole, part;
+namespace {
+
+// The tokenizer proper; a template so that the FTS5 callback path pays no
+// std::function call per token.
+template <typename Emit>
+void split(std::string_view text, Emit&& emit) {
+  thread_local std::string whole, part;
   std::size_t i = 0;
   while (i < text.size()) {
     while (i < text.size() && !is_word_byte(static_cast<unsigned char>(text[i]))) ++i;
@@ -97,6 +101,13 @@ void split_identifiers(std::string_view text,
   }
 }
 
+}  // namespace
+
+void split_identifiers(std::string_view text,
+                       const std::function<void(std::string_view token, int start, int end)>& emit) {
+  split(text, emit);
+}
+
 namespace {
 
 struct Tokenizer {};
@@ -110,8 +121,8 @@ void destroy(Fts5Tokenizer* tokenizer) { delete reinterpret_cast<Tokenizer*>(tok
 int tokenize(Fts5Tokenizer*, void* context, int, const char* text, int length,
              int (*token_callback)(void*, int, const char*, int, int, int)) {
   int rc = SQLITE_OK;
-  split_identifiers(std::string_view(text, length > 0 ? static_cast<std::size_t>(length) : 0),
-                    [&](std::string_view token, int start, int end) {
+  split(std::string_view(text, length > 0 ? static_cast<std::size_t>(length) : 0),
+        [&](std::string_view token, int start, int end) {
                       if (rc != SQLITE_OK) return;
                       rc = token_callback(context, 0, token.data(), static_cast<int>(token.size()), start, end);
                     });

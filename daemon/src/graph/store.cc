@@ -98,7 +98,9 @@ class Statement {
   Statement& operator=(const Statement&) = delete;
 
   Statement& bind(int index, std::string_view text) {
-    sqlite3_bind_text(statement_, index, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+    // SQLITE_STATIC: callers bind and step in one expression, and every step
+    // ends in reset(), which clears the bindings before the text can go away.
+    sqlite3_bind_text(statement_, index, text.data(), static_cast<int>(text.size()), SQLITE_STATIC);
     return *this;
   }
   Statement& bind(int index, std::int64_t value) {
@@ -251,8 +253,7 @@ struct Store::Statements {
                     "indexed_at = excluded.indexed_at RETURNING rowid"),
         insert_node(db,
                     "INSERT INTO nodes (id, file_path, name, kind, line, \"column\", end_line, end_column, signature, "
-                    "is_exported, scope, parent_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) "
-                    "RETURNING rowid"),
+                    "is_exported, scope, parent_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"),
         insert_symbol_text(db, "INSERT INTO symbols_fts (rowid, name, signature, scope) VALUES (?1, ?2, ?3, ?4)"),
         insert_file_text(db, "INSERT INTO files_fts (rowid, path, body) VALUES (?1, ?2, ?3)"),
         touch_file(db, "UPDATE files SET mtime_ns = ?2, last_modified = ?3 WHERE path = ?1"),
@@ -478,19 +479,13 @@ void Batch::put_file(const FileRecord& file, const std::vector<NodeRecord>& node
     }
   }
   for (const NodeRecord& node : nodes) {
-    std::int64_t rowid = 0;
-    {
-      Statement& insert = s.insert_node;
-      ResetOnExit reset{insert};
-      insert.bind(1, node.id).bind(2, node.file_path).bind(3, node.name).bind(4, node.kind);
-      insert.bind(5, std::int64_t{node.line}).bind(6, std::int64_t{node.column});
-      insert.bind(7, std::int64_t{node.end_line}).bind(8, std::int64_t{node.end_column});
-      insert.bind(9, node.signature).bind(10, std::int64_t{node.is_exported}).bind(11, node.scope);
-      insert.bind(12, node.parent_id);
-      if (insert.step()) rowid = insert.integer(0);
-      while (insert.step()) {
-      }
-    }
+    Statement& insert = s.insert_node;
+    insert.bind(1, node.id).bind(2, node.file_path).bind(3, node.name).bind(4, node.kind);
+    insert.bind(5, std::int64_t{node.line}).bind(6, std::int64_t{node.column});
+    insert.bind(7, std::int64_t{node.end_line}).bind(8, std::int64_t{node.end_column});
+    insert.bind(9, node.signature).bind(10, std::int64_t{node.is_exported}).bind(11, node.scope);
+    insert.bind(12, node.parent_id).run();
+    std::int64_t rowid = sqlite3_last_insert_rowid(store_.db_);
     s.insert_symbol_text.bind(1, rowid).bind(2, node.name).bind(3, node.signature).bind(4, node.scope).run();
   }
   if (!text.empty() || file.skip_reason.empty())
