@@ -37,7 +37,7 @@ const Corpus& corpus() {
       text << in.rdbuf();
       std::string content = text.str();
       if (comp::walk::looks_binary(std::string_view(content).substr(0, 8192))) continue;
-      auto language = comp::lang::detect(entry.rel_path, std::string_view(content).substr(0, 256));
+      auto language = comp::lang::detect(entry.rel_path, std::string_view(content).substr(0, comp::lang::kDetectHeadBytes));
       if (!language) continue;
       c.bytes[*language] += content.size();
       c.files[*language].emplace_back(entry.rel_path, std::move(content));
@@ -87,7 +87,6 @@ int main(int argc, char** argv) {
     return 2;
   }
   for (const auto& [language, files] : corpus().files) {
-    if (corpus().bytes.at(language) < 100000) continue;  // too little to time
     std::string name(comp::lang::name(language));
     benchmark::RegisterBenchmark(("parse_only/" + name).c_str(), parse_only, language)->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("extract_symbols/" + name).c_str(), extract_symbols, language)->Unit(benchmark::kMillisecond);

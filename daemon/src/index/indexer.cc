@@ -155,7 +155,7 @@ Outcome process(const WorkItem& item, const IndexOptions& options, parse::Symbol
     outcome.action = Outcome::Action::kTouch;
     return outcome;
   }
-  std::optional<lang::Language> language = lang::detect(file.path, std::string_view(*content).substr(0, 256));
+  std::optional<lang::Language> language = lang::detect(file.path, std::string_view(*content).substr(0, lang::kDetectHeadBytes));
   if (language) {
     file.language = std::string(lang::name(*language));
     parse::ParseResult parsed = extractor.extract(*language, *content, file.path, options.parse_timeout_ms);

@@ -143,6 +143,22 @@ std::optional<Language> from_shebang(std::string_view head) {
   return std::nullopt;
 }
 
+// `.h` is C's and C++'s: C++ when the head shows C++-only syntax.
+bool looks_like_cpp(std::string_view head) {
+  constexpr std::string_view kMarkers[] = {"namespace ", "template <", "template<", "class ", "std::",
+                                           "public:", "private:", "protected:"};
+  for (std::string_view marker : kMarkers)
+    if (head.find(marker) != std::string_view::npos) return true;
+  // A standard C++ header without ".h": #include <string>, <vector>...
+  for (std::size_t at = head.find("#include <"); at != std::string_view::npos; at = head.find("#include <", at + 1)) {
+    std::size_t close = head.find('>', at);
+    if (close == std::string_view::npos) break;
+    std::string_view header = head.substr(at + 10, close - at - 10);
+    if (header.find('.') == std::string_view::npos) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 const std::vector<Language>& all_languages() {
@@ -169,6 +185,7 @@ std::optional<Language> detect(std::string_view rel_path, std::string_view head)
   std::size_t dot = base.rfind('.');
   if (dot != std::string_view::npos && dot != 0) {
     std::string_view extension = base.substr(dot);
+    if (extension == ".h" && looks_like_cpp(head)) return Language::kCpp;
     for (const auto& entry : kExtensions)
       if (entry.extension == extension) return entry.language;
     return std::nullopt;  // a known-other extension (.md, .json...) is not sniffed

@@ -2,6 +2,7 @@
 // tree-sitter grammar and symbol queries.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -24,9 +25,12 @@ const std::vector<Language>& all_languages();
 std::string_view name(Language language);
 std::optional<Language> from_name(std::string_view name);
 
-// Chooses by extension (case-sensitive, as on Linux: `.C` is C++, `.c` is C),
-// then by a `#!` line in `head` (the first bytes of the file, may be empty) for
-// files without a known extension. nullopt: not a language comP parses.
+// Chooses by extension (case-sensitive, as on Linux: `.C` is C++, `.c` is C;
+// `.h` is C unless `head` shows C++ syntax), then by a `#!` line in `head`
+// for files without a known extension. `head` is the file's first bytes
+// (kDetectHeadBytes are enough; may be empty). nullopt: not a language comP
+// parses.
+inline constexpr std::size_t kDetectHeadBytes = 4096;
 std::optional<Language> detect(std::string_view rel_path, std::string_view head);
 
 // The compiled grammar; never null, valid for the life of the process.

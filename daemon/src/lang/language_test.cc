@@ -30,6 +30,15 @@ TEST(LanguageDetect, ByExtension) {
   EXPECT_EQ(detect("x.sh", ""), Language::kBash);
 }
 
+TEST(LanguageDetect, HeaderIsCppWhenItLooksLikeCpp) {
+  EXPECT_EQ(detect("x.h", "#ifndef X_H\n#define X_H\nint f(void);\n#endif\n"), Language::kC);
+  EXPECT_EQ(detect("x.h", "#include <stdio.h>\nstruct s { int a; };\n"), Language::kC);
+  EXPECT_EQ(detect("x.h", "#pragma once\nnamespace comp {\n}\n"), Language::kCpp);
+  EXPECT_EQ(detect("x.h", "#include <string>\nint f();\n"), Language::kCpp);
+  EXPECT_EQ(detect("x.h", "class Widget {\n public:\n};\n"), Language::kCpp);
+  EXPECT_EQ(detect("x.h", ""), Language::kC);
+}
+
 TEST(LanguageDetect, UnknownExtensionIsNotSniffed) {
   EXPECT_EQ(detect("README.md", "#!/bin/bash\n"), std::nullopt);
   EXPECT_EQ(detect("data.json", ""), std::nullopt);
