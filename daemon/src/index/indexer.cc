@@ -136,6 +136,7 @@ Outcome process(const WorkItem& item, const IndexOptions& options, parse::Symbol
   if (!content) {
     file.skip_reason = walk::to_string(walk::SkipReason::kUnreadable);
     file.error = error;
+    file.mtime_ns = 0;  // never matches the disk: retried on the next run
     return outcome;
   }
   // The file may have changed since the walk: record what was read.
@@ -166,6 +167,23 @@ Outcome process(const WorkItem& item, const IndexOptions& options, parse::Symbol
   }
   outcome.text = std::move(*content);
   return outcome;
+}
+
+// A fault in one file (an exception from a parser or an allocation) costs
+// that file, recorded as unreadable with the reason, never the run.
+Outcome process_safely(const WorkItem& item, const IndexOptions& options, parse::SymbolExtractor& extractor) {
+  try {
+    return process(item, options, extractor);
+  } catch (const std::exception& error) {
+    Outcome outcome;
+    outcome.file.path = item.entry->rel_path;
+    outcome.file.size = item.entry->size;
+    outcome.file.mtime_ns = 0;  // retried on the next run
+    outcome.file.indexed_at = unix_now();
+    outcome.file.skip_reason = walk::to_string(walk::SkipReason::kUnreadable);
+    outcome.file.error = std::string("internal error: ") + error.what();
+    return outcome;
+  }
 }
 
 }  // namespace
@@ -286,7 +304,7 @@ IndexSummary run_index(const IndexOptions& options) {
     for (unsigned j = 0; j < jobs; ++j) {
       workers.emplace_back([&] {
         parse::SymbolExtractor extractor;
-        for (std::size_t i = next++; i < work.size(); i = next++) queue.push(process(work[i], options, extractor));
+        for (std::size_t i = next++; i < work.size(); i = next++) queue.push(process_safely(work[i], options, extractor));
         if (--running == 0) queue.finish();
       });
     }
