@@ -241,7 +241,9 @@ struct Store::Statements {
                            "INSERT INTO symbols_fts (symbols_fts, rowid, name, signature, scope) SELECT 'delete', "
                            "rowid, name, signature, scope FROM nodes WHERE file_path = ?1"),
         delete_nodes(db, "DELETE FROM nodes WHERE file_path = ?1"),
-        delete_file_text(db, "DELETE FROM files_fts WHERE rowid = (SELECT rowid FROM files WHERE path = ?1)"),
+        file_rowid(db, "SELECT rowid FROM files WHERE path = ?1"),
+        // A plain rowid: FTS5 cannot use `rowid = (subquery)` and would scan.
+        delete_file_text(db, "DELETE FROM files_fts WHERE rowid = ?1"),
         delete_file(db, "DELETE FROM files WHERE path = ?1"),
         upsert_file(db,
                     "INSERT INTO files (path, hash, last_modified, is_stale, language, size, mtime_ns, skip_reason, "
@@ -267,7 +269,7 @@ struct Store::Statements {
                      "= ?3) ORDER BY file_path, line, \"column\" LIMIT ?4").c_str()) {}
 
   Statement begin, commit, rollback;
-  Statement delete_symbol_text, delete_nodes, delete_file_text, delete_file;
+  Statement file_rowid, delete_symbol_text, delete_nodes, delete_file_text, delete_file;
   Statement upsert_file, insert_node, insert_symbol_text, insert_file_text, touch_file;
   Statement file_states, all_files, one_file, nodes_of_file, symbols;
 };
@@ -461,11 +463,26 @@ Batch::~Batch() {
   }
 }
 
+// Removes a file's nodes (with their symbol text) and its text, keeping its
+// row; returns false when the file has no row.
+bool Batch::clear_file(const std::string& path) {
+  auto& s = *store_.statements_;
+  std::int64_t rowid = 0;
+  {
+    ResetOnExit reset{s.file_rowid};
+    s.file_rowid.bind(1, path);
+    if (!s.file_rowid.step()) return false;
+    rowid = s.file_rowid.integer(0);
+  }
+  s.delete_symbol_text.bind(1, path).run();
+  s.delete_nodes.bind(1, path).run();
+  s.delete_file_text.bind(1, rowid).run();
+  return true;
+}
+
 void Batch::put_file(const FileRecord& file, const std::vector<NodeRecord>& nodes, std::string_view text) {
   auto& s = *store_.statements_;
-  s.delete_symbol_text.bind(1, file.path).run();
-  s.delete_nodes.bind(1, file.path).run();
-  s.delete_file_text.bind(1, file.path).run();
+  clear_file(file.path);
   std::int64_t file_rowid = 0;
   {
     Statement& upsert = s.upsert_file;
@@ -497,11 +514,7 @@ void Batch::touch_file(const std::string& path, std::int64_t mtime_ns) {
 }
 
 void Batch::remove_file(const std::string& path) {
-  auto& s = *store_.statements_;
-  s.delete_symbol_text.bind(1, path).run();
-  s.delete_nodes.bind(1, path).run();
-  s.delete_file_text.bind(1, path).run();
-  s.delete_file.bind(1, path).run();
+  if (clear_file(path)) store_.statements_->delete_file.bind(1, path).run();
 }
 
 void Batch::commit() {

@@ -105,6 +105,7 @@ class Batch {
   void commit();
 
  private:
+  bool clear_file(const std::string& path);
   Store& store_;
   bool done_ = false;
 };
