@@ -123,9 +123,9 @@ int tokenize(Fts5Tokenizer*, void* context, int, const char* text, int length,
   int rc = SQLITE_OK;
   split(std::string_view(text, length > 0 ? static_cast<std::size_t>(length) : 0),
         [&](std::string_view token, int start, int end) {
-                      if (rc != SQLITE_OK) return;
-                      rc = token_callback(context, 0, token.data(), static_cast<int>(token.size()), start, end);
-                    });
+          if (rc != SQLITE_OK) return;
+          rc = token_callback(context, 0, token.data(), static_cast<int>(token.size()), start, end);
+        });
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 

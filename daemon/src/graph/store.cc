@@ -182,14 +182,6 @@ FileRecord read_file(Statement& statement) {
 }
 
 sqlite3* open_connection(const fs::path& path, int flags) {
-  // SQLite's memory statistics take a global mutex on every allocation; the
-  // FTS5 indexer allocates per token. comP never reads them. (Must precede
-  // sqlite3_initialize: later calls fail harmlessly with SQLITE_MISUSE.)
-  static const bool configured = [] {
-    sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
-    return true;
-  }();
-  (void)configured;
   sqlite3* db = nullptr;
   int rc = sqlite3_open_v2(path.c_str(), &db, flags | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) {
@@ -259,7 +251,7 @@ struct Store::Statements {
         insert_symbol_text(db, "INSERT INTO symbols_fts (rowid, name, signature, scope) VALUES (?1, ?2, ?3, ?4)"),
         insert_file_text(db, "INSERT INTO files_fts (rowid, path, body) VALUES (?1, ?2, ?3)"),
         touch_file(db, "UPDATE files SET mtime_ns = ?2, last_modified = ?3 WHERE path = ?1"),
-        file_states(db, "SELECT path, size, mtime_ns, hash FROM files"),
+        file_states(db, "SELECT path, size, mtime_ns, hash, skip_reason FROM files"),
         all_files(db, (std::string("SELECT ") + kFileColumns + " FROM files ORDER BY path").c_str()),
         one_file(db, (std::string("SELECT ") + kFileColumns + " FROM files WHERE path = ?1").c_str()),
         nodes_of_file(db, (std::string("SELECT ") + kNodeColumns + " FROM nodes WHERE file_path = ?1 ORDER BY line, "
@@ -269,7 +261,7 @@ struct Store::Statements {
                      "= ?3) ORDER BY file_path, line, \"column\" LIMIT ?4").c_str()) {}
 
   Statement begin, commit, rollback;
-  Statement file_rowid, delete_symbol_text, delete_nodes, delete_file_text, delete_file;
+  Statement delete_symbol_text, delete_nodes, file_rowid, delete_file_text, delete_file;
   Statement upsert_file, insert_node, insert_symbol_text, insert_file_text, touch_file;
   Statement file_states, all_files, one_file, nodes_of_file, symbols;
 };
@@ -291,38 +283,33 @@ std::unique_ptr<Store> Store::open(const fs::path& root) {
   fs::path path = database_path(root);
   sqlite3* db = open_connection(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
   std::unique_ptr<Store> store(new Store(db, path));
-  try {
-    exec(db, "PRAGMA foreign_keys = ON");
-    int version = read_schema_version(db);
-    if (version > kSchemaVersion)
-      throw StoreError(StoreError::Kind::kTooNew, path.string() + " has schema version " + std::to_string(version) +
-                                                       "; this comp understands up to " +
-                                                       std::to_string(kSchemaVersion) + ": upgrade comp");
-    if (version == 0 && count_tables(db) > 0)
-      throw StoreError(StoreError::Kind::kCorrupt, path.string() + " is a SQLite database but not comP's");
-    if (version < kSchemaVersion) {
-      exec(db, "PRAGMA journal_mode = WAL");
-      exec(db, "BEGIN IMMEDIATE");
-      try {
-        // Another process may have migrated while we waited for the lock.
-        for (int v = read_schema_version(db); v < kSchemaVersion; ++v) {
-          exec(db, kMigrations[v]);
-          exec(db, ("PRAGMA user_version = " + std::to_string(v + 1)).c_str());
-        }
-        exec(db, "COMMIT");
-      } catch (...) {
-        sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
-        throw;
+  exec(db, "PRAGMA foreign_keys = ON");
+  int version = read_schema_version(db);
+  if (version > kSchemaVersion)
+    throw StoreError(StoreError::Kind::kTooNew, path.string() + " has schema version " + std::to_string(version) +
+                                                     "; this comp understands up to " +
+                                                     std::to_string(kSchemaVersion) + ": upgrade comp");
+  if (version == 0 && count_tables(db) > 0)
+    throw StoreError(StoreError::Kind::kCorrupt, path.string() + " is a SQLite database but not comP's");
+  if (version < kSchemaVersion) {
+    exec(db, "BEGIN IMMEDIATE");
+    try {
+      // Another process may have migrated while we waited for the lock.
+      for (int v = read_schema_version(db); v < kSchemaVersion; ++v) {
+        exec(db, kMigrations[v]);
+        exec(db, ("PRAGMA user_version = " + std::to_string(v + 1)).c_str());
       }
+      exec(db, "COMMIT");
+    } catch (...) {
+      sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+      throw;
     }
-    exec(db, "PRAGMA journal_mode = WAL");
-    exec(db, "PRAGMA synchronous = NORMAL");
-    exec(db, "PRAGMA cache_size = -65536");  // 64 MiB: FTS5 segment merges re-read pages
-    exec(db, "PRAGMA temp_store = MEMORY");
-    store->statements_ = std::make_unique<Statements>(db);
-  } catch (const StoreError& error) {
-    throw;
   }
+  exec(db, "PRAGMA journal_mode = WAL");
+  exec(db, "PRAGMA synchronous = NORMAL");
+  exec(db, "PRAGMA cache_size = -65536");  // 64 MiB: FTS5 segment merges re-read pages
+  exec(db, "PRAGMA temp_store = MEMORY");
+  store->statements_ = std::make_unique<Statements>(db);
   return store;
 }
 
@@ -358,7 +345,7 @@ std::unordered_map<std::string, FileState> Store::file_states() {
   ResetOnExit reset{statement};
   while (statement.step())
     states.emplace(statement.text(0), FileState{static_cast<std::uint64_t>(statement.integer(1)),
-                                                statement.integer(2), statement.text(3)});
+                                                statement.integer(2), statement.text(3), statement.text(4)});
   return states;
 }
 

@@ -41,7 +41,8 @@ class StoreError : public std::runtime_error {
 struct FileState {
   std::uint64_t size = 0;
   std::int64_t mtime_ns = 0;
-  std::string sha256;  // hex; empty for a skipped file
+  std::string sha256;       // hex; empty for a skipped file
+  std::string skip_reason;  // "" when indexed
 };
 
 struct FileRecord {

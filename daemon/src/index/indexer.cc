@@ -251,21 +251,19 @@ IndexSummary run_index(const IndexOptions& options) {
     work.push_back({&entry, state});
   }
 
-  graph::Batch* batch = nullptr;
-  std::optional<graph::Batch> open_batch;
+  std::optional<graph::Batch> batch;  // the open transaction, if any
   std::size_t in_batch = 0;
-  auto ensure_batch = [&] {
-    if (!open_batch) {
-      open_batch.emplace(*store);
+  auto current_batch = [&]() -> graph::Batch& {
+    if (!batch) {
+      batch.emplace(*store);
       in_batch = 0;
     }
-    batch = &*open_batch;
+    return *batch;
   };
   auto commit_batch = [&] {
-    if (open_batch) {
-      open_batch->commit();
-      open_batch.reset();
-      batch = nullptr;
+    if (batch) {
+      batch->commit();
+      batch.reset();
     }
   };
 
@@ -274,22 +272,17 @@ IndexSummary run_index(const IndexOptions& options) {
   for (const walk::SkippedEntry& skipped : walked.skipped) {
     present.insert(skipped.rel_path);
     auto found = previous.find(skipped.rel_path);
-    if (found != previous.end() && found->second.sha256.empty()) {
-      std::optional<graph::FileRecord> old = store->file(skipped.rel_path);
-      if (old && old->skip_reason == walk::to_string(skipped.reason)) continue;
-    }
+    if (found != previous.end() && found->second.skip_reason == walk::to_string(skipped.reason)) continue;
     graph::FileRecord file;
     file.path = skipped.rel_path;
     file.skip_reason = walk::to_string(skipped.reason);
     file.error = skipped.detail;
     file.indexed_at = unix_now();
-    ensure_batch();
-    batch->put_file(file, {}, {});
+    current_batch().put_file(file, {}, {});
   }
   for (const auto& [path, state] : previous) {
     if (present.count(path)) continue;
-    ensure_batch();
-    batch->remove_file(path);
+    current_batch().remove_file(path);
     ++summary.files_removed;
   }
   commit_batch();
@@ -320,13 +313,13 @@ IndexSummary run_index(const IndexOptions& options) {
     while (!queue.drained()) {
       std::optional<Outcome> outcome = queue.pop(std::chrono::milliseconds(100));
       if (outcome) {
-        ensure_batch();
+        graph::Batch& open = current_batch();
         if (in_batch == 0) batch_started = Clock::now();
         if (outcome->action == Outcome::Action::kTouch) {
-          batch->touch_file(outcome->file.path, outcome->file.mtime_ns);
+          open.touch_file(outcome->file.path, outcome->file.mtime_ns);
           ++summary.files_touched;
         } else {
-          batch->put_file(outcome->file, outcome->nodes, outcome->text);
+          open.put_file(outcome->file, outcome->nodes, outcome->text);
           if (outcome->file.skip_reason.empty()) ++summary.files_parsed;
           if (!outcome->file.error.empty())
             summary.errors.push_back({outcome->file.path, outcome->file.error});
@@ -336,7 +329,7 @@ IndexSummary run_index(const IndexOptions& options) {
         progress.bytes = summary.bytes_read;
         ++in_batch;
       }
-      if (open_batch && (in_batch >= options.batch_files || Clock::now() - batch_started > std::chrono::milliseconds(500)))
+      if (batch && (in_batch >= options.batch_files || Clock::now() - batch_started > std::chrono::milliseconds(500)))
         commit_batch();
       if (options.on_progress && Clock::now() - last_report > std::chrono::milliseconds(100)) {
         last_report = Clock::now();

@@ -36,10 +36,10 @@ std::optional<Language> detect(std::string_view rel_path, std::string_view head)
 // The compiled grammar; never null, valid for the life of the process.
 const TSLanguage* grammar(Language language);
 
-// Source of the symbol query: the grammar's own queries/tags.scm (pinned with
-// the grammar; empty for grammars that ship none) followed by comP's own
-// additions from daemon/queries/<name>.scm. `upstream_patterns` tells which
-// patterns (by index) came from upstream so that comP's can take precedence.
+// Sources of the symbol query: the grammar's own queries/tags.scm (pinned with
+// the grammar; empty for grammars that ship none) and comP's own additions
+// from daemon/queries/<id>.scm (TSX uses TypeScript's). parse/ compiles them
+// together and lets comP's patterns take precedence.
 struct SymbolQuerySource {
   std::string_view upstream;
   std::string_view extra;
