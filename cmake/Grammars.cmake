@@ -83,6 +83,22 @@ foreach(f ${comp_query_files})
     comp_embed_query(COMP_EXTRA_QUERIES tsx ${f})
   endif()
 endforeach()
+# Reference queries (the dependency edges), daemon/queries/refs/<id>.scm.
+# The ECMAScript family shares parts: ecmascript.scm (JavaScript and
+# TypeScript alike), jsx.scm (JavaScript and TSX), typescript.scm (types).
+set(COMP_REF_QUERIES "")
+set(R ${CMAKE_SOURCE_DIR}/daemon/queries/refs)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${R})
+file(GLOB comp_ref_files ${R}/*.scm)
+foreach(f ${comp_ref_files})
+  get_filename_component(id ${f} NAME_WE)
+  if(NOT id MATCHES "^(ecmascript|jsx|typescript|javascript)$")
+    comp_embed_query(COMP_REF_QUERIES ${id} ${f})
+  endif()
+endforeach()
+comp_embed_query(COMP_REF_QUERIES javascript ${R}/ecmascript.scm ${R}/jsx.scm ${R}/javascript.scm)
+comp_embed_query(COMP_REF_QUERIES typescript ${R}/ecmascript.scm ${R}/typescript.scm)
+comp_embed_query(COMP_REF_QUERIES tsx ${R}/ecmascript.scm ${R}/typescript.scm ${R}/jsx.scm)
 configure_file(${CMAKE_SOURCE_DIR}/cmake/embedded_queries.cc.in
                ${CMAKE_BINARY_DIR}/generated/embedded_queries.cc @ONLY)
 set(COMP_EMBEDDED_QUERIES_CC ${CMAKE_BINARY_DIR}/generated/embedded_queries.cc)

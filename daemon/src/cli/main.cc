@@ -4,12 +4,16 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <string>
 
 #include "graph/store.h"
 #include "index/indexer.h"
+#include "lang/language.h"
+#include "parse/symbols.h"
 #include "rpc/codec.h"
 
 namespace fs = std::filesystem;
@@ -206,6 +210,53 @@ int run_stats_command(const Common& common) {
   return 0;
 }
 
+// Parses one file as the indexer would and prints what comP sees in it: its
+// symbols and the references that become edges. Reads nothing but the file.
+int run_outline_command(const Common& common, const std::string& file) {
+  fs::path root = checked_root(common.root);
+  if (root.empty()) return kExitUsage;
+  fs::path rel = fs::path(file).lexically_normal();
+  if (rel.is_absolute() || rel.empty() || *rel.begin() == "..") {
+    std::cerr << "comp: '" << file << "' is not a path inside the root\n";
+    return kExitUsage;
+  }
+  std::error_code ec;
+  fs::path resolved = fs::weakly_canonical(root / rel, ec);
+  auto [root_end, unused] = std::mismatch(root.begin(), root.end(), resolved.begin(), resolved.end());
+  (void)unused;
+  if (ec || root_end != root.end() || !fs::is_regular_file(resolved, ec)) {
+    std::cerr << "comp: '" << file << "' is not a regular file inside the root\n";
+    return kExitUsage;
+  }
+  std::ifstream in(resolved, std::ios::binary);
+  std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string rel_path = rel.generic_string();
+  auto language = comp::lang::detect(rel_path, std::string_view(content).substr(0, comp::lang::kDetectHeadBytes));
+  if (!language) {
+    std::cerr << "comp: no parser for '" << file << "'\n";
+    return kExitFailure;
+  }
+  comp::parse::SymbolExtractor extractor;
+  comp::parse::ParseResult result = extractor.extract(*language, content, rel_path);
+  if (common.json) {
+    std::cout << comp::rpc::to_json(result).dump(2) << "\n";
+    return 0;
+  }
+  for (const auto& symbol : result.symbols)
+    std::cout << symbol.line << ":" << symbol.column << "-" << symbol.end_line << ":" << symbol.end_column << "  "
+              << symbol.kind << "  " << symbol.scope << "\n";
+  for (const auto& ref : result.references) {
+    std::cout << ref.line << ":" << ref.column << "  " << ref.kind << "  ";
+    if (!ref.qualifier.empty()) std::cout << ref.qualifier << (ref.kind == "import" ? " : " : ".");
+    std::cout << ref.name;
+    if (!ref.alias.empty()) std::cout << " as " << ref.alias;
+    std::cout << "  (in " << (ref.from >= 0 ? result.symbols[static_cast<std::size_t>(ref.from)].scope : "<top level>")
+              << ")\n";
+  }
+  for (const auto& error : result.errors) std::cout << "error: " << error << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -244,6 +295,12 @@ int main(int argc, char** argv) {
   CLI::App* stats = app.add_subcommand("stats", "Summarise the index");
   add_common(stats, stats_common);
 
+  Common outline_common;
+  std::string outline_file;
+  CLI::App* outline = app.add_subcommand("outline", "Parse one file and print its symbols and references");
+  add_common(outline, outline_common);
+  outline->add_option("file", outline_file, "File to parse (relative to the root)")->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -254,12 +311,14 @@ int main(int argc, char** argv) {
   const Common& active = index->parsed() ? index_common
                          : symbols->parsed() ? symbols_common
                          : files->parsed()   ? files_common
+                         : outline->parsed() ? outline_common
                                              : stats_common;
   try {
     if (index->parsed()) return run_index_command(index_common, jobs, max_file_size, rebuild);
     if (symbols->parsed()) return run_symbols_command(symbols_common, filter);
     if (files->parsed()) return run_files_command(files_common, skipped_only, errors_only);
     if (stats->parsed()) return run_stats_command(stats_common);
+    if (outline->parsed()) return run_outline_command(outline_common, outline_file);
   } catch (const comp::graph::StoreError& error) {
     return report_store_error(error, checked_root(active.root));
   } catch (const std::exception& error) {

@@ -31,6 +31,8 @@ extern const std::pair<std::string_view, std::string_view> kUpstreamTags[];
 extern const unsigned kUpstreamTagsCount;
 extern const std::pair<std::string_view, std::string_view> kExtraQueries[];
 extern const unsigned kExtraQueriesCount;
+extern const std::pair<std::string_view, std::string_view> kRefQueries[];
+extern const unsigned kRefQueriesCount;
 
 namespace {
 
@@ -197,7 +199,8 @@ const TSLanguage* grammar(Language language) { return info(language).grammar(); 
 
 SymbolQuerySource symbol_query_source(Language language) {
   std::string_view id = info(language).query_id;
-  return {lookup(kUpstreamTags, kUpstreamTagsCount, id), lookup(kExtraQueries, kExtraQueriesCount, id)};
+  return {lookup(kUpstreamTags, kUpstreamTagsCount, id), lookup(kExtraQueries, kExtraQueriesCount, id),
+          lookup(kRefQueries, kRefQueriesCount, id)};
 }
 
 }  // namespace comp::lang

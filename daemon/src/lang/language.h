@@ -43,6 +43,7 @@ const TSLanguage* grammar(Language language);
 struct SymbolQuerySource {
   std::string_view upstream;
   std::string_view extra;
+  std::string_view refs;  // comP's reference patterns (calls, imports, bases, types): the edges
 };
 SymbolQuerySource symbol_query_source(Language language);
 

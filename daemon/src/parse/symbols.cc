@@ -25,6 +25,26 @@ struct Predicate {
   std::shared_ptr<std::regex> regex;
 };
 
+// What a capture of a reference pattern (daemon/queries/refs/*.scm) is.
+enum class RefRole : std::uint8_t {
+  kNone, kCall, kNew, kInherit, kImplement, kType, kReceiver,
+  kImportModule, kImportName, kImportAlias, kImportDefault, kImportWildcard, kImportTree, kImportInclude,
+  kImportSubmodule,
+};
+
+RefRole ref_role_of(std::string_view capture) {
+  static const std::pair<std::string_view, RefRole> kRoles[] = {
+      {"call", RefRole::kCall}, {"new", RefRole::kNew}, {"inherit", RefRole::kInherit},
+      {"implement", RefRole::kImplement}, {"type", RefRole::kType}, {"receiver", RefRole::kReceiver},
+      {"import.module", RefRole::kImportModule}, {"import.name", RefRole::kImportName},
+      {"import.alias", RefRole::kImportAlias}, {"import.default", RefRole::kImportDefault},
+      {"import.wildcard", RefRole::kImportWildcard}, {"import.tree", RefRole::kImportTree},
+      {"import.include", RefRole::kImportInclude}, {"import.submodule", RefRole::kImportSubmodule}};
+  for (const auto& [name, role] : kRoles)
+    if (capture == name) return role;
+  return RefRole::kNone;
+}
+
 // A compiled query plus, per pattern, its predicates and which capture is the
 // definition (and its kind) and which is the name.
 struct CompiledQuery {
@@ -36,6 +56,8 @@ struct CompiledQuery {
   std::uint32_t scope_capture = UINT32_MAX;  // @scope: qualifies a name defined outside its owner
   std::uint32_t ignore_capture = UINT32_MAX;  // @ignore: a name node that is no definition
   std::vector<bool> pattern_is_extra;         // by pattern index: from daemon/queries, not upstream
+  std::vector<bool> pattern_is_ref;           // by pattern index: a reference pattern (daemon/queries/refs)
+  std::vector<RefRole> ref_role;              // by capture id
 };
 
 // Normally one query: comP's patterns followed by upstream's, so that a
@@ -45,6 +67,7 @@ struct LanguageQueries {
   CompiledQuery combined;
   CompiledQuery upstream;
   CompiledQuery extra;
+  CompiledQuery refs;  // alone only when the combined query could not take them
 };
 
 std::string_view capture_name(const TSQuery* query, std::uint32_t id) {
@@ -65,8 +88,10 @@ const char* query_error_name(TSQueryError error) {
   }
 }
 
-// `extra_bytes`: how many leading bytes of `source` are comP's own patterns.
-CompiledQuery compile(const TSLanguage* grammar, std::string_view source, std::size_t extra_bytes) {
+// `extra_bytes`: how many leading bytes of `source` are comP's own patterns;
+// patterns from `refs_offset` on are reference patterns.
+CompiledQuery compile(const TSLanguage* grammar, std::string_view source, std::size_t extra_bytes,
+                      std::size_t refs_offset = SIZE_MAX) {
   CompiledQuery compiled;
   if (source.find_first_not_of(" \t\r\n") == std::string_view::npos) return compiled;
   std::uint32_t error_offset = 0;
@@ -81,8 +106,10 @@ CompiledQuery compile(const TSLanguage* grammar, std::string_view source, std::s
   const TSQuery* query = compiled.query;
   std::uint32_t captures = ts_query_capture_count(query);
   compiled.capture_kind.resize(captures);
+  compiled.ref_role.resize(captures);
   for (std::uint32_t id = 0; id < captures; ++id) {
     std::string_view capture = capture_name(query, id);
+    compiled.ref_role[id] = ref_role_of(capture);
     if (capture == "name") compiled.name_capture = id;
     if (capture == "scope") compiled.scope_capture = id;
     if (capture == "ignore") compiled.ignore_capture = id;
@@ -94,9 +121,15 @@ CompiledQuery compile(const TSLanguage* grammar, std::string_view source, std::s
   // Only definitions make symbols: patterns without a @definition.* capture
   // (references, used by the edges) and @doc captures cost time for nothing.
   compiled.pattern_is_extra.resize(patterns);
+  compiled.pattern_is_ref.resize(patterns);
   for (std::uint32_t pattern = 0; pattern < patterns; ++pattern) {
-    bool extra = ts_query_start_byte_for_pattern(query, pattern) < extra_bytes;
+    std::uint32_t start = ts_query_start_byte_for_pattern(query, pattern);
+    bool extra = start < extra_bytes;
     compiled.pattern_is_extra[pattern] = extra;
+    if (start >= refs_offset) {
+      compiled.pattern_is_ref[pattern] = true;
+      continue;
+    }
     bool defines = false;
     for (std::uint32_t id = 0; id < captures && !defines; ++id)
       defines = (!compiled.capture_kind[id].empty() || (extra && id == compiled.ignore_capture)) &&
@@ -217,14 +250,21 @@ const LanguageQueries& queries_for(lang::Language language) {
     const TSLanguage* grammar = lang::grammar(language);
     lang::SymbolQuerySource source = lang::symbol_query_source(language);
     std::string upstream = definition_patterns(source.upstream);
-    table[index].combined = compile(grammar, std::string(source.extra) + "\n" + upstream, source.extra.size() + 1);
-    if (!table[index].combined.query) {  // the trimmed upstream may not compile: take it whole
-      upstream = std::string(source.upstream);
-      table[index].combined = compile(grammar, std::string(source.extra) + "\n" + upstream, source.extra.size() + 1);
+    std::string defs = std::string(source.extra) + "\n" + upstream;
+    std::size_t refs_offset = defs.size() + 1;
+    LanguageQueries& q = table[index];
+    q.combined = compile(grammar, defs + "\n" + std::string(source.refs), source.extra.size() + 1, refs_offset);
+    if (!q.combined.query) {  // compile the references alone; definitions as before
+      q.refs = compile(grammar, source.refs, 0, 0);
+      q.combined = compile(grammar, defs, source.extra.size() + 1);
     }
-    if (!table[index].combined.query) {
-      table[index].upstream = compile(grammar, upstream, 0);
-      table[index].extra = compile(grammar, source.extra, source.extra.size());
+    if (!q.combined.query) {  // the trimmed upstream may not compile: take it whole
+      upstream = std::string(source.upstream);
+      q.combined = compile(grammar, std::string(source.extra) + "\n" + upstream, source.extra.size() + 1);
+    }
+    if (!q.combined.query) {
+      q.upstream = compile(grammar, upstream, 0);
+      q.extra = compile(grammar, source.extra, source.extra.size());
     }
   });
   return table[index];
@@ -405,12 +445,187 @@ struct Candidate {
   std::string qualifier;
 };
 
+// The receiver of a call as the resolver reads it: dotted, without spaces;
+// "super" for Python's super() calls; "?" when it is an expression (a call's
+// result, an index) that only types could resolve.
+std::string receiver_text(std::string_view text) {
+  std::string out;
+  if (text.substr(0, 6) == "super(") return "super";
+  if (text.size() > 120) return "?";
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
+    if ((c == ':' && i + 1 < text.size() && text[i + 1] == ':') || (c == '-' && i + 1 < text.size() && text[i + 1] == '>') ||
+        (c == '?' && i + 1 < text.size() && text[i + 1] == '.')) {
+      out.push_back('.');
+      ++i;
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '"' || c == '\'' || c == '`' || c == '{' || c == '<' || c == '!') return "?";
+    out.push_back(c);
+  }
+  return out;
+}
+
+std::string unquote(std::string_view text) {
+  if (text.size() >= 2 && (text.front() == '"' || text.front() == '\'' || text.front() == '`' || text.front() == '<'))
+    text = text.substr(1, text.size() - 2);
+  return std::string(text);
+}
+
+void set_position(Reference& ref, TSNode node) {
+  TSPoint point = ts_node_start_point(node);
+  ref.line = point.row + 1;
+  ref.column = point.column + 1;
+  ref.byte = ts_node_start_byte(node);
+}
+
+// Expands a Rust use tree ("crate::a::{b, c::d as e, self, *}") into imports:
+// module "crate::a", names b, d (alias e), the module itself, and all names.
+void expand_use_tree(std::string_view text, std::string prefix, const Reference& at, std::vector<Reference>& out,
+                     int depth = 0) {
+  auto trim = [](std::string_view t) {
+    std::size_t b = t.find_first_not_of(" \t\r\n"), e = t.find_last_not_of(" \t\r\n");
+    return b == std::string_view::npos ? std::string_view{} : t.substr(b, e - b + 1);
+  };
+  text = trim(text);
+  if (text.empty() || depth > 8) return;
+  std::size_t brace = text.find('{');
+  if (brace != std::string_view::npos) {
+    std::string_view head = trim(text.substr(0, brace));
+    if (head.size() >= 2 && head.substr(head.size() - 2) == "::") head.remove_suffix(2);
+    std::string joined = prefix;
+    if (!head.empty()) joined += (joined.empty() ? "" : "::") + std::string(head);
+    std::size_t close = text.rfind('}');
+    std::string_view inner = text.substr(brace + 1, (close == std::string_view::npos ? text.size() : close) - brace - 1);
+    int level = 0;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= inner.size(); ++i) {
+      if (i < inner.size() && inner[i] == '{') ++level;
+      if (i < inner.size() && inner[i] == '}') --level;
+      if (i == inner.size() || (inner[i] == ',' && level == 0)) {
+        expand_use_tree(inner.substr(start, i - start), joined, at, out, depth + 1);
+        start = i + 1;
+      }
+    }
+    return;
+  }
+  std::string alias;
+  std::size_t as = text.find(" as ");
+  if (as != std::string_view::npos) {
+    alias = std::string(trim(text.substr(as + 4)));
+    text = trim(text.substr(0, as));
+  }
+  std::string path = prefix;
+  if (!text.empty()) path += (path.empty() ? "" : "::") + std::string(text);
+  Reference ref = at;
+  std::size_t last = path.rfind("::");
+  std::string name = last == std::string::npos ? path : path.substr(last + 2);
+  ref.qualifier = last == std::string::npos ? "" : path.substr(0, last);
+  if (name == "self") {  // `use a::{self}`: the module a itself
+    ref.name = "";
+    std::size_t up = ref.qualifier.rfind("::");
+    ref.alias = alias.empty() ? (up == std::string::npos ? ref.qualifier : ref.qualifier.substr(up + 2)) : alias;
+  } else {
+    ref.name = name;
+    ref.alias = alias == name ? "" : alias;
+  }
+  out.push_back(std::move(ref));
+}
+
+void collect_reference(const CompiledQuery& compiled, const TSQueryMatch& match, std::string_view source,
+                       std::vector<Reference>& out) {
+  if (!predicates_hold(compiled, match, source)) return;
+  const TSQueryCapture* target = nullptr;
+  const TSQueryCapture *receiver = nullptr, *module = nullptr, *name = nullptr, *alias = nullptr;
+  const TSQueryCapture *default_name = nullptr, *tree = nullptr, *include = nullptr, *submodule = nullptr;
+  bool wildcard = false;
+  RefRole role = RefRole::kNone;
+  for (std::uint16_t i = 0; i < match.capture_count; ++i) {
+    const TSQueryCapture* capture = &match.captures[i];
+    switch (compiled.ref_role[capture->index]) {
+      case RefRole::kCall: case RefRole::kNew: case RefRole::kInherit: case RefRole::kImplement: case RefRole::kType:
+        target = capture;
+        role = compiled.ref_role[capture->index];
+        break;
+      case RefRole::kReceiver: receiver = capture; break;
+      case RefRole::kImportModule: module = capture; break;
+      case RefRole::kImportName: name = capture; break;
+      case RefRole::kImportAlias: alias = capture; break;
+      case RefRole::kImportDefault: default_name = capture; break;
+      case RefRole::kImportWildcard: wildcard = true; break;
+      case RefRole::kImportTree: tree = capture; break;
+      case RefRole::kImportInclude: include = capture; break;
+      case RefRole::kImportSubmodule: submodule = capture; break;
+      case RefRole::kNone: break;
+    }
+  }
+  Reference ref;
+  if (target) {
+    ref.name = std::string(node_text(target->node, source));
+    if (ref.name.empty()) return;
+    switch (role) {
+      case RefRole::kInherit: ref.kind = "inherit"; break;
+      case RefRole::kImplement: ref.kind = "implement"; break;
+      case RefRole::kType: ref.kind = "reference"; break;
+      default: ref.kind = "call"; break;
+    }
+    if (receiver) ref.qualifier = receiver_text(node_text(receiver->node, source));
+    set_position(ref, target->node);
+    out.push_back(std::move(ref));
+    return;
+  }
+  ref.kind = "import";
+  if (tree) {
+    set_position(ref, tree->node);
+    expand_use_tree(node_text(tree->node, source), "", ref, out);
+    return;
+  }
+  if (include) {
+    ref.qualifier = unquote(node_text(include->node, source));
+    ref.name = "*";
+    set_position(ref, include->node);
+    out.push_back(std::move(ref));
+    return;
+  }
+  if (submodule) {  // Rust's `mod util;`: the module self::util, from its own file
+    ref.qualifier = "self::" + std::string(node_text(submodule->node, source));
+    set_position(ref, submodule->node);
+    out.push_back(std::move(ref));
+    return;
+  }
+  if (!module) return;
+  ref.qualifier = unquote(node_text(module->node, source));
+  const TSQueryCapture* at = module;
+  if (default_name) {
+    ref.name = "default";
+    ref.alias = std::string(node_text(default_name->node, source));
+    at = default_name;
+  } else if (wildcard) {
+    ref.name = "*";
+  } else if (name) {
+    ref.name = unquote(node_text(name->node, source));
+    at = name;
+  }
+  if (alias && !default_name) {
+    ref.alias = std::string(node_text(alias->node, source));
+    if (ref.alias == ref.name) ref.alias.clear();
+    if (!name) at = alias;
+  }
+  set_position(ref, at->node);
+  out.push_back(std::move(ref));
+}
+
 void collect(const CompiledQuery& compiled, TSQueryCursor* cursor, TSNode root, std::string_view source,
-             std::vector<Candidate>& out) {
+             std::vector<Candidate>& out, std::vector<Reference>& refs) {
   if (!compiled.query) return;
   ts_query_cursor_exec(cursor, compiled.query, root);
   TSQueryMatch match;
   while (ts_query_cursor_next_match(cursor, &match)) {
+    if (compiled.pattern_is_ref[match.pattern_index]) {
+      collect_reference(compiled, match, source, refs);
+      continue;
+    }
     bool extra = compiled.pattern_is_extra[match.pattern_index];
     // comP's `@ignore` marks a name that is no definition although an upstream
     // pattern takes it for one: `Lock lock(mutex);` in a C++ block is an object,
@@ -467,6 +682,47 @@ std::string first_error(TSNode node) {
   return message;
 }
 
+int kind_rank(std::string_view kind) {
+  if (kind == "call") return 0;
+  if (kind == "inherit" || kind == "implement") return 1;
+  return 2;
+}
+
+// One reference per name token (a call beats a type use of the same token;
+// an import per module, name and alias), in source order, each with the
+// innermost symbol whose range holds it.
+std::vector<Reference> assign_references(std::vector<Reference> refs, const std::vector<Symbol>& symbols) {
+  std::stable_sort(refs.begin(), refs.end(), [](const Reference& a, const Reference& b) {
+    if (a.byte != b.byte) return a.byte < b.byte;
+    return kind_rank(a.kind) < kind_rank(b.kind);
+  });
+  std::vector<Reference> out;
+  out.reserve(refs.size());
+  std::unordered_set<std::string> imports;
+  for (Reference& ref : refs) {
+    if (ref.kind == "import") {
+      if (!imports.insert(ref.qualifier + '\0' + ref.name + '\0' + ref.alias).second) continue;
+    } else if (!out.empty() && out.back().kind != "import" && out.back().byte == ref.byte) {
+      continue;
+    }
+    out.push_back(std::move(ref));
+  }
+  // Symbols are sorted by start (outer first): sweep with a stack of the
+  // symbols that hold the current position.
+  std::vector<int> open;
+  std::size_t next = 0;
+  for (Reference& ref : out) {
+    while (next < symbols.size() && symbols[next].start_byte <= ref.byte) {
+      while (!open.empty() && symbols[static_cast<std::size_t>(open.back())].end_byte <= symbols[next].start_byte)
+        open.pop_back();
+      open.push_back(static_cast<int>(next++));
+    }
+    while (!open.empty() && symbols[static_cast<std::size_t>(open.back())].end_byte <= ref.byte) open.pop_back();
+    ref.from = open.empty() ? -1 : open.back();
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string module_path(std::string_view rel_path) {
@@ -487,6 +743,7 @@ std::string module_path(std::string_view rel_path) {
 std::string query_error(lang::Language language) {
   const LanguageQueries& queries = queries_for(language);
   std::string error;
+  if (!queries.refs.error.empty()) return "comP reference query: " + queries.refs.error;
   if (queries.combined.query) return "";
   if (!queries.upstream.error.empty()) error += "upstream tags.scm: " + queries.upstream.error;
   if (!queries.extra.error.empty()) error += (error.empty() ? "" : "; ") + std::string("comP query: ") + queries.extra.error;
@@ -566,9 +823,11 @@ ParseResult SymbolExtractor::extract(lang::Language language, std::string_view s
 
   const LanguageQueries& queries = queries_for(language);
   std::vector<Candidate> candidates;
-  collect(queries.combined, impl_->cursor, root, source, candidates);
-  collect(queries.extra, impl_->cursor, root, source, candidates);
-  collect(queries.upstream, impl_->cursor, root, source, candidates);
+  std::vector<Reference> references;
+  collect(queries.combined, impl_->cursor, root, source, candidates, references);
+  collect(queries.extra, impl_->cursor, root, source, candidates, references);
+  collect(queries.upstream, impl_->cursor, root, source, candidates, references);
+  collect(queries.refs, impl_->cursor, root, source, candidates, references);
   // comP's patterns win over upstream's. Matches of one node come in no
   // documented order: among comP's, the earlier pattern wins, so that a
   // specific pattern can precede a general one; upstream's keep tree order.
@@ -640,6 +899,7 @@ ParseResult SymbolExtractor::extract(lang::Language language, std::string_view s
     open.push_back(static_cast<int>(result.symbols.size()) - 1);
   }
   ts_tree_delete(tree);
+  result.references = assign_references(std::move(references), result.symbols);
   return result;
 }
 

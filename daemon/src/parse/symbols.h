@@ -30,8 +30,26 @@ struct Symbol {
   int parent = -1;        // index of the enclosing symbol in the same result, or -1
 };
 
+// One use of a name that may lead to another definition: the raw material
+// of the dependency edges, resolved across files by the graph layer.
+// Positions are those of the name token (1-indexed, byte columns).
+struct Reference {
+  std::string kind;       // "call" (including `new X` and JSX elements), "inherit", "implement",
+                          // "reference" (a type name), "import"
+  std::string name;       // call/inherit/...: the name token; import: the imported name, "" for the
+                          // module itself, "*" for all its names, "default" for a default import
+  std::string qualifier;  // call/...: the receiver as written, dots for `::`/`->` ("self", "os.path",
+                          // "this.items", "" for a bare name, "?" for a complex expression);
+                          // import: the module as written ("./util", "..pkg.mod", "fmt", "crate::a")
+  std::string alias;      // import: the local name it binds when that differs from `name`
+  std::uint32_t line = 0, column = 0;
+  std::uint32_t byte = 0;
+  int from = -1;          // index of the innermost enclosing symbol, -1 for top-level code
+};
+
 struct ParseResult {
   std::vector<Symbol> symbols;  // in source order (by start byte)
+  std::vector<Reference> references;  // in source order
   bool has_syntax_errors = false;
   std::vector<std::string> errors;  // "3:14: syntax error", "parse timed out", ...
 };

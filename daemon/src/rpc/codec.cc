@@ -62,4 +62,20 @@ nlohmann::json to_json(const graph::Stats& stats) {
   };
 }
 
+nlohmann::json to_json(const parse::ParseResult& result) {
+  nlohmann::json symbols = nlohmann::json::array();
+  for (const auto& symbol : result.symbols)
+    symbols.push_back({{"name", symbol.name}, {"kind", symbol.kind}, {"line", symbol.line},
+                       {"column", symbol.column}, {"end_line", symbol.end_line}, {"end_column", symbol.end_column},
+                       {"signature", symbol.signature}, {"scope", symbol.scope}, {"is_exported", symbol.is_exported}});
+  nlohmann::json references = nlohmann::json::array();
+  for (const auto& ref : result.references)
+    references.push_back({{"kind", ref.kind}, {"name", ref.name}, {"qualifier", ref.qualifier},
+                          {"alias", ref.alias}, {"line", ref.line}, {"column", ref.column},
+                          {"from", ref.from >= 0 ? nlohmann::json(result.symbols[static_cast<std::size_t>(ref.from)].scope)
+                                                 : nlohmann::json(nullptr)}});
+  return {{"symbols", symbols}, {"references", references}, {"errors", result.errors},
+          {"has_syntax_errors", result.has_syntax_errors}};
+}
+
 }  // namespace comp::rpc

@@ -13,5 +13,6 @@ nlohmann::json to_json(const index::IndexSummary& summary);
 nlohmann::json to_json(const graph::NodeRecord& node);
 nlohmann::json to_json(const graph::FileRecord& file);
 nlohmann::json to_json(const graph::Stats& stats);
+nlohmann::json to_json(const parse::ParseResult& result);
 
 }  // namespace comp::rpc
