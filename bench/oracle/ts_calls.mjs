@@ -11,10 +11,11 @@
 // access (`(x)()`, `a[k]()`, `f()()`, `super()`, `import()`) are skipped and
 // counted on stderr.
 //
-// One LanguageService holds every .ts/.tsx/.mts/.cts file under ROOT
-// (including .d.ts, so that ambient declarations resolve), with the
-// compilerOptions of ROOT/tsconfig.json (or --tsconfig) when present, else
-// bundler-style defaults; allowJs is forced off.
+// One LanguageService holds every .ts/.tsx/.mts/.cts file under ROOT, plus
+// the .d.ts files that some tsconfig*.json under ROOT includes (all of them
+// when there is no tsconfig), with the compilerOptions of ROOT/tsconfig.json
+// (or --tsconfig) when present, else bundler-style defaults; allowJs is
+// forced off.
 //
 // Output: one JSON line per call site:
 //   {"file", "line", "column" (1-indexed UTF-8 byte column of the name token),
@@ -25,8 +26,8 @@
 // Lines count '\n' only (as comP and tree-sitter do). A target that is a
 // class constructor is reported as its class (comP's convention for `new`).
 // Extra target fields: "kind" (function|method|class|interface|variable|
-// property|parameter|import|module|type|enum|other), "local" (a parameter
-// or a declaration inside a function body), "ext" (basename of the external
+// property|parameter|import|module|type|enum|other), "local" (a parameter,
+// or a variable declared inside a function body: comP has no node for it), "ext" (basename of the external
 // file, for debugging), "unresolved_import" (TS stopped at an import alias).
 
 import fs from 'node:fs';
@@ -150,8 +151,11 @@ function addWorkspacePaths(options) {
   let added = 0;
   for (const dir of pkgs) {
     let name;
+    let entry;
     try {
-      name = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).name;
+      const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+      name = pkg.name;
+      entry = pkg.types || pkg.typings || pkg.main;
     } catch {
       continue;
     }
@@ -170,6 +174,12 @@ function addWorkspacePaths(options) {
     if (rootDir && outDir) {
       paths[`${name}/${path.relative(dir, outDir).split(path.sep).join('/')}/*`] = [`${rel(rootDir)}/*`];
       paths[name] = [`${rel(rootDir)}/index`, rel(dir)];
+      if (typeof entry === 'string') {
+        // "main": "lib/common/index.js" -> src/common/index
+        const e = path.resolve(dir, entry).replace(/\.(d\.ts|js|ts|cjs|mjs)$/, '');
+        const r = path.relative(outDir, e);
+        if (!r.startsWith('..') && !path.isAbsolute(r)) paths[name].unshift(rel(path.join(rootDir, r)));
+      }
     } else {
       paths[name] = [rel(dir), `${rel(dir)}/src`, `${rel(dir)}/src/index`];
     }
@@ -183,10 +193,48 @@ function addWorkspacePaths(options) {
 
 const options = loadOptions();
 
+// Declaration files: only those that some tsconfig*.json under ROOT (or
+// --tsconfig) covers. A .d.ts outside every tsconfig may be a script meant to
+// be concatenated into a bundle (vue's runtime-core/types/*.d.ts declare
+// `module '@vue/runtime-core'` ambiently), which would shadow the real module.
+// Without any tsconfig, every .d.ts is a root.
+function coveredDeclarationFiles() {
+  const configs = [];
+  (function find(dir) {
+    let entries;
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory() && !SKIP_DIRS.has(e.name)) find(p);
+      else if (e.isFile() && /^tsconfig.*\.json$/.test(e.name)) configs.push(p);
+    }
+  })(ROOT);
+  if (tsconfigArg) configs.push(path.resolve(tsconfigArg));
+  if (!configs.length) return null;
+  const covered = new Set();
+  for (const cfg of configs) {
+    try {
+      const read = ts.readConfigFile(cfg, ts.sys.readFile);
+      if (read.error) continue;
+      const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(cfg), undefined, cfg);
+      for (const f of parsed.fileNames) covered.add(path.resolve(f));
+    } catch {
+      // a broken tsconfig covers nothing
+    }
+  }
+  return covered;
+}
+const covered = coveredDeclarationFiles();
+const rootFiles = covered ? allFiles.filter((f) => !DTS_RE.test(f) || covered.has(f)) : allFiles;
+
 // ---- language service ---------------------------------------------------------
 const snapshots = new Map();
 const host = {
-  getScriptFileNames: () => allFiles,
+  getScriptFileNames: () => rootFiles,
   getScriptVersion: () => '1',
   getScriptSnapshot: (f) => {
     if (snapshots.has(f)) return snapshots.get(f);
@@ -210,7 +258,8 @@ const service = ts.createLanguageService(host, ts.createDocumentRegistry());
 const program = service.getProgram();
 const tProgram = Date.now();
 process.stderr.write(
-  `ts_calls: ${allFiles.length} files in the program (${callFiles.length} without .d.ts), ` +
+  `ts_calls: ${rootFiles.length} root files (${callFiles.length} without .d.ts; ` +
+    `${allFiles.length - rootFiles.length} .d.ts outside every tsconfig left out), ` +
     `${program.getSourceFiles().length} source files loaded, ${((tProgram - t0) / 1000).toFixed(1)} s\n`,
 );
 
@@ -335,13 +384,48 @@ function classify(decl) {
 function isLocal(decl) {
   if (!decl) return false;
   if (ts.isParameter(decl)) return true;
-  if (ts.isVariableDeclaration(decl) || ts.isBindingElement(decl) || ts.isFunctionDeclaration(decl) || ts.isClassDeclaration(decl)) {
+  if (ts.isVariableDeclaration(decl) || ts.isBindingElement(decl)) {
     for (let n = decl.parent; n && !ts.isSourceFile(n); n = n.parent) {
       if (isFunctionLike(n)) return true;
       if (ts.isClassLike(n) || ts.isModuleBlock(n)) return false;
     }
   }
   return false;
+}
+
+const checker = program.getTypeChecker();
+const declOfTarget = new WeakMap();
+
+function isOverloadable(n) {
+  return n && (ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n) || ts.isMethodSignature(n));
+}
+
+function overloadSiblings(t) {
+  const info = declOfTarget.get(t);
+  if (!info || !isOverloadable(info.decl) || !info.decl.name) return [];
+  const sym = checker.getSymbolAtLocation(info.decl.name);
+  const out = [];
+  for (const d of sym?.declarations || []) {
+    if (d === info.decl || d.kind !== info.decl.kind || !d.name) continue;
+    const dsf = d.getSourceFile();
+    const o = {
+      file: t.file,
+      line: lineOf(dsf, d.name.getStart(dsf)),
+      decl_start_line: lineOf(dsf, d.getStart(dsf)),
+      decl_end_line: lineOf(dsf, Math.max(d.getStart(dsf), d.end - 1)),
+      name: t.name,
+      kind: t.kind,
+      local: t.local,
+      overload: true,
+    };
+    if (dsf.fileName !== info.sf.fileName) o.file = relOrNull(dsf.fileName);
+    if (o.file === null || t.file === null) {
+      o.file = null;
+      o.ext = path.basename(dsf.fileName);
+    }
+    out.push(o);
+  }
+  return out;
 }
 
 function makeTarget(def) {
@@ -385,6 +469,7 @@ function makeTarget(def) {
     t.file = null;
   }
   if (t.file === null) t.ext = path.basename(def.fileName);
+  if (decl) declOfTarget.set(t, { decl, sf: tsf });
   return t;
 }
 
@@ -402,6 +487,14 @@ for (const file of callFiles) {
   if (!sf) continue;
   stats.files++;
   const rel = path.relative(ROOT, file).split(path.sep).join('/');
+  // TypeScript drops a UTF-8 byte order mark; comP's columns count its 3 bytes.
+  let bom = 0;
+  try {
+    const fd = fs.openSync(file, 'r');
+    const head = Buffer.alloc(3);
+    if (fs.readSync(fd, head, 0, 3, 0) === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) bom = 3;
+    fs.closeSync(fd);
+  } catch {}
   const stack = [sf];
   const sites = [];
   while (stack.length) {
@@ -437,12 +530,18 @@ for (const file of callFiles) {
     }
     const seen = new Set();
     const targets = [];
-    for (const d of defs) {
-      const t = makeTarget(d);
+    const add = (t) => {
       const key = `${t.file}\0${t.ext}\0${t.line}\0${t.name}`;
-      if (seen.has(key)) continue;
+      if (seen.has(key)) return;
       seen.add(key);
       targets.push(t);
+    };
+    for (const d of defs) add(makeTarget(d));
+    // TS answers with the one overload signature the call resolved to; the
+    // other declarations of that function (overloads, implementation) are
+    // targets too, since comP cannot pick a signature.
+    for (const t of targets.slice()) {
+      for (const o of overloadSiblings(t)) add(o);
     }
     stats.sites++;
     if (!targets.length) stats.no_answer++;
@@ -455,7 +554,7 @@ for (const file of callFiles) {
       JSON.stringify({
         file: rel,
         line: lineOf(sf, pos),
-        column: byteColumn(sf, pos),
+        column: byteColumn(sf, pos) + (lineOf(sf, pos) === 1 ? bom : 0),
         name: nameNode.getText(sf),
         kind,
         targets,

@@ -8,7 +8,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
+#include <unordered_map>
 
 #include "graph/store.h"
 #include "index/indexer.h"
@@ -105,6 +107,10 @@ void print_summary(const comp::index::IndexSummary& summary, const fs::path& roo
   std::cout << "  languages:";
   for (const auto& [language, count] : summary.files_by_language) std::cout << " " << language << " " << count << ";";
   std::cout << "\n  symbols: " << summary.symbols << "\n";
+  if (summary.resolve.references > 0)
+    std::cout << "  references resolved this run: " << summary.resolve.references << " (" << summary.resolve.resolved
+              << " to a definition, " << summary.resolve.ambiguous << " ambiguous, " << summary.resolve.unresolved
+              << " not found, " << summary.resolve.external << " external) in " << summary.resolve_seconds << " s\n";
   if (!summary.skipped_by_reason.empty()) {
     std::cout << "  skipped:";
     for (const auto& [reason, count] : summary.skipped_by_reason) std::cout << " " << reason << " " << count << ";";
@@ -118,7 +124,7 @@ void print_summary(const comp::index::IndexSummary& summary, const fs::path& roo
   for (const std::string& error : summary.walk_errors) std::cout << "  walk: " << error << "\n";
 }
 
-int run_index_command(const Common& common, unsigned jobs, std::uint64_t max_file_size, bool rebuild) {
+int run_index_command(const Common& common, unsigned jobs, std::uint64_t max_file_size, bool rebuild, bool no_edges) {
   fs::path root = checked_root(common.root);
   if (root.empty()) return kExitUsage;
   if (rebuild && fs::exists(comp::graph::Store::database_path(root))) {
@@ -129,6 +135,7 @@ int run_index_command(const Common& common, unsigned jobs, std::uint64_t max_fil
   options.root = root;
   options.jobs = jobs;
   options.max_file_size = max_file_size;
+  options.edges = !no_edges;
   bool bar = !common.json && isatty(STDERR_FILENO);
   if (bar) options.on_progress = draw_progress;
   comp::index::IndexSummary summary = comp::index::run_index(options);
@@ -257,6 +264,47 @@ int run_outline_command(const Common& common, const std::string& file) {
   return 0;
 }
 
+struct EdgesFilter {
+  std::string file, kind, status;
+};
+
+int run_edges_command(const Common& common, const EdgesFilter& filter) {
+  fs::path root = checked_root(common.root);
+  if (root.empty()) return kExitUsage;
+  auto store = comp::graph::Store::open_existing(root);
+  std::vector<comp::graph::RefRecord> refs = filter.file.empty() ? store->all_refs() : store->refs_of_file(filter.file);
+  std::unordered_map<std::string, std::optional<comp::graph::NodeRecord>> targets;
+  auto target_of = [&](const std::string& id) -> const comp::graph::NodeRecord* {
+    if (id.empty()) return nullptr;
+    auto found = targets.find(id);
+    if (found == targets.end()) found = targets.emplace(id, store->node(id)).first;
+    return found->second ? &*found->second : nullptr;
+  };
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& ref : refs) {
+    if (!filter.kind.empty() && ref.kind != filter.kind) continue;
+    if (!filter.status.empty() && comp::rpc::to_string(ref.status) != filter.status) continue;
+    const comp::graph::NodeRecord* target = target_of(ref.target);
+    if (common.json) {
+      out.push_back(comp::rpc::to_json(ref, target));
+      continue;
+    }
+    std::cout << ref.file_path << ":" << ref.line << ":" << ref.column << "  " << ref.kind << "  "
+              << (ref.qualifier.empty() ? "" : ref.qualifier + (ref.kind == "import" ? " : " : ".")) << ref.name
+              << (ref.alias.empty() ? "" : " as " + ref.alias) << "  -> ";
+    if (target)
+      std::cout << target->id << " (" << target->file_path << ":" << target->line << ")";
+    else if (!ref.target_path.empty())
+      std::cout << ref.target_path;
+    else
+      std::cout << comp::rpc::to_string(ref.status)
+                << (ref.candidates > 1 ? " (" + std::to_string(ref.candidates) + " candidates)" : "");
+    std::cout << "\n";
+  }
+  if (common.json) std::cout << out.dump(1) << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -274,6 +322,8 @@ int main(int argc, char** argv) {
   index->add_option("--max-file-size", max_file_size, "Skip files larger than this many bytes (default 1 MiB)")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 32));
   index->add_flag("--rebuild", rebuild, "Move the existing database aside and index from scratch");
+  bool no_edges = false;
+  index->add_flag("--no-edges", no_edges, "Symbols only: no references, no dependency edges (for benchmarks)");
 
   Common symbols_common;
   comp::graph::SymbolFilter filter;
@@ -301,6 +351,16 @@ int main(int argc, char** argv) {
   add_common(outline, outline_common);
   outline->add_option("file", outline_file, "File to parse (relative to the root)")->required();
 
+  Common edges_common;
+  EdgesFilter edges_filter;
+  CLI::App* edges = app.add_subcommand("edges", "List references and what they resolve to (the dependency edges)");
+  add_common(edges, edges_common);
+  edges->add_option("--file", edges_filter.file, "Only references from this file");
+  edges->add_option("--kind", edges_filter.kind, "Only this kind")
+      ->check(CLI::IsMember({"import", "call", "inherit", "implement", "reference"}));
+  edges->add_option("--status", edges_filter.status, "Only this status")
+      ->check(CLI::IsMember({"resolved", "ambiguous", "unresolved", "external", "pending"}));
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -312,12 +372,14 @@ int main(int argc, char** argv) {
                          : symbols->parsed() ? symbols_common
                          : files->parsed()   ? files_common
                          : outline->parsed() ? outline_common
+                         : edges->parsed()   ? edges_common
                                              : stats_common;
   try {
-    if (index->parsed()) return run_index_command(index_common, jobs, max_file_size, rebuild);
+    if (index->parsed()) return run_index_command(index_common, jobs, max_file_size, rebuild, no_edges);
     if (symbols->parsed()) return run_symbols_command(symbols_common, filter);
     if (files->parsed()) return run_files_command(files_common, skipped_only, errors_only);
     if (stats->parsed()) return run_stats_command(stats_common);
+    if (edges->parsed()) return run_edges_command(edges_common, edges_filter);
     if (outline->parsed()) return run_outline_command(outline_common, outline_file);
   } catch (const comp::graph::StoreError& error) {
     return report_store_error(error, checked_root(active.root));

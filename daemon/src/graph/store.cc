@@ -1,5 +1,6 @@
 #include "graph/store.h"
 
+#include <algorithm>
 #include <chrono>
 #include <system_error>
 
@@ -57,6 +58,37 @@ CREATE VIRTUAL TABLE symbols_fts USING fts5(name, signature, scope, tokenize = '
                                             content = 'nodes', content_rowid = 'rowid');
 CREATE VIRTUAL TABLE files_fts USING fts5(path, body, tokenize = 'comp_ident', detail = column);
 )sql",
+    // 1 -> 2: references and their resolution replace the empty edges table;
+    // `edges` becomes the view of resolved references. Every file is read
+    // again (its hash no longer matches) so that its references are extracted.
+    R"sql(
+DROP TABLE edges;
+CREATE TABLE refs (
+    id INTEGER PRIMARY KEY,
+    file_path TEXT NOT NULL REFERENCES files(path) ON DELETE CASCADE,
+    from_node TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    name TEXT NOT NULL,
+    qualifier TEXT NOT NULL DEFAULT '',
+    alias TEXT NOT NULL DEFAULT '',
+    head TEXT NOT NULL DEFAULT '',
+    line INTEGER NOT NULL,
+    "column" INTEGER NOT NULL,
+    status INTEGER NOT NULL DEFAULT 0,
+    target TEXT,
+    target_path TEXT,
+    candidates INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX refs_by_file ON refs(file_path);
+CREATE INDEX refs_by_name ON refs(name);
+CREATE INDEX refs_by_head ON refs(head) WHERE head != '';
+CREATE INDEX refs_by_target ON refs(target) WHERE target IS NOT NULL;
+CREATE INDEX refs_by_from ON refs(from_node);
+CREATE INDEX refs_pending ON refs(kind) WHERE status = 0;
+CREATE VIEW edges AS SELECT from_node, target AS to_node, kind, file_path, line, "column" FROM refs
+    WHERE target IS NOT NULL;
+UPDATE files SET hash = '', mtime_ns = 0;
+)sql",
 };
 constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);
 static_assert(kMigrationCount == kSchemaVersion);
@@ -100,7 +132,8 @@ class Statement {
   Statement& bind(int index, std::string_view text) {
     // SQLITE_STATIC: callers bind and step in one expression, and every step
     // ends in reset(), which clears the bindings before the text can go away.
-    sqlite3_bind_text(statement_, index, text.data(), static_cast<int>(text.size()), SQLITE_STATIC);
+    // A null data pointer would bind NULL: empty text stays text.
+    sqlite3_bind_text(statement_, index, text.data() ? text.data() : "", static_cast<int>(text.size()), SQLITE_STATIC);
     return *this;
   }
   Statement& bind(int index, std::int64_t value) {
@@ -163,6 +196,35 @@ NodeRecord read_node(Statement& statement) {
   return node;
 }
 
+constexpr const char* kRefColumns =
+    "id, file_path, from_node, kind, name, qualifier, alias, line, \"column\", status, coalesce(target, ''), "
+    "coalesce(target_path, ''), candidates";
+
+RefRecord read_ref(Statement& statement) {
+  RefRecord ref;
+  ref.id = statement.integer(0);
+  ref.file_path = statement.text(1);
+  ref.from_node = statement.text(2);
+  ref.kind = statement.text(3);
+  ref.name = statement.text(4);
+  ref.qualifier = statement.text(5);
+  ref.alias = statement.text(6);
+  ref.line = static_cast<std::uint32_t>(statement.integer(7));
+  ref.column = static_cast<std::uint32_t>(statement.integer(8));
+  ref.status = static_cast<RefStatus>(statement.integer(9));
+  ref.target = statement.text(10);
+  ref.target_path = statement.text(11);
+  ref.candidates = statement.integer(12);
+  return ref;
+}
+
+// The first identifier of a qualifier ("os" of "os.path"): references whose
+// receiver starts with a changed name are re-resolved too.
+std::string_view qualifier_head(std::string_view qualifier) {
+  std::size_t end = qualifier.find_first_of(".:/");
+  return qualifier.substr(0, end);
+}
+
 constexpr const char* kFileColumns =
     "path, language, size, mtime_ns, hash, skip_reason, error, has_syntax_errors, symbol_count, indexed_at";
 
@@ -211,6 +273,17 @@ int read_schema_version(sqlite3* db) {
   return version;
 }
 
+std::int64_t scalar_query(sqlite3* db, const char* sql) {
+  sqlite3_stmt* statement = nullptr;
+  int rc = sqlite3_prepare_v2(db, sql, -1, &statement, nullptr);
+  if (rc != SQLITE_OK) fail(db, rc, sql);
+  rc = sqlite3_step(statement);
+  std::int64_t value = rc == SQLITE_ROW ? sqlite3_column_int64(statement, 0) : 0;
+  sqlite3_finalize(statement);
+  if (rc != SQLITE_ROW) fail(db, rc, sql);
+  return value;
+}
+
 std::int64_t count_tables(sqlite3* db) {
   sqlite3_stmt* statement = nullptr;
   int rc = sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_schema", -1, &statement, nullptr);
@@ -233,6 +306,7 @@ struct Store::Statements {
                            "INSERT INTO symbols_fts (symbols_fts, rowid, name, signature, scope) SELECT 'delete', "
                            "rowid, name, signature, scope FROM nodes WHERE file_path = ?1"),
         delete_nodes(db, "DELETE FROM nodes WHERE file_path = ?1"),
+        delete_refs(db, "DELETE FROM refs WHERE file_path = ?1"),
         file_rowid(db, "SELECT rowid FROM files WHERE path = ?1"),
         // A plain rowid: FTS5 cannot use `rowid = (subquery)` and would scan.
         delete_file_text(db, "DELETE FROM files_fts WHERE rowid = ?1"),
@@ -258,12 +332,54 @@ struct Store::Statements {
                                                                    "\"column\"").c_str()),
         symbols(db, (std::string("SELECT ") + kNodeColumns +
                      " FROM nodes WHERE (?1 = '' OR name = ?1) AND (?2 = '' OR file_path = ?2) AND (?3 = '' OR kind "
-                     "= ?3) ORDER BY file_path, line, \"column\" LIMIT ?4").c_str()) {}
+                     "= ?3) ORDER BY file_path, line, \"column\" LIMIT ?4").c_str()),
+        one_node(db, (std::string("SELECT ") + kNodeColumns + " FROM nodes WHERE id = ?1").c_str()),
+        nodes_named(db, (std::string("SELECT ") + kNodeColumns + " FROM nodes WHERE name = ?1 ORDER BY file_path, line, "
+                                                                 "\"column\"").c_str()),
+        insert_ref(db,
+                   "INSERT INTO refs (file_path, from_node, kind, name, qualifier, alias, head, line, \"column\") "
+                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"),
+        old_names(db,
+                  "SELECT name FROM nodes WHERE file_path = ?1 UNION SELECT CASE WHEN alias != '' THEN alias ELSE "
+                  "name END FROM refs WHERE file_path = ?1 AND kind = 'import'"),
+        mark_name(db, "UPDATE refs SET status = 0 WHERE name = ?1 AND status != 0"),
+        mark_head(db, "UPDATE refs SET status = 0 WHERE head = ?1 AND head != '' AND status != 0"),
+        mark_imports(db, "UPDATE refs SET status = 0 WHERE kind = 'import' AND status != 0"),
+        mark_file(db, "UPDATE refs SET status = 0 WHERE file_path = ?1 AND status != 0"),
+        mark_file_names(db, "UPDATE refs SET status = 0 WHERE file_path = ?1 AND kind != 'import' AND status != 0"),
+        mark_file_uses(db,
+                       "UPDATE refs SET status = 0 WHERE file_path = ?1 AND kind NOT IN ('import', 'inherit', "
+                       "'implement') AND status != 0"),
+        set_resolution(db,
+                       "UPDATE refs SET status = ?2, target = nullif(?3, ''), target_path = nullif(?4, ''), "
+                       "candidates = ?5 WHERE id = ?1"),
+        pending_imports(db, (std::string("SELECT ") + kRefColumns +
+                             " FROM refs WHERE status = 0 AND kind = 'import' ORDER BY file_path, id").c_str()),
+        pending_bases(db, (std::string("SELECT ") + kRefColumns +
+                           " FROM refs WHERE status = 0 AND kind IN ('inherit', 'implement') ORDER BY file_path, id")
+                              .c_str()),
+        pending_uses(db, (std::string("SELECT ") + kRefColumns +
+                          " FROM refs WHERE status = 0 AND kind IN ('call', 'reference') ORDER BY file_path, id").c_str()),
+        any_pending(db, "SELECT EXISTS (SELECT 1 FROM refs WHERE status = 0)"),
+        imports_of_file(db, (std::string("SELECT ") + kRefColumns +
+                             " FROM refs WHERE file_path = ?1 AND kind = 'import' ORDER BY id").c_str()),
+        refs_of_file(db, (std::string("SELECT ") + kRefColumns + " FROM refs WHERE file_path = ?1 ORDER BY id").c_str()),
+        all_refs(db, (std::string("SELECT ") + kRefColumns + " FROM refs ORDER BY file_path, line, \"column\"").c_str()),
+        refs_from(db, (std::string("SELECT ") + kRefColumns + " FROM refs WHERE from_node = ?1 ORDER BY id").c_str()),
+        refs_to(db, (std::string("SELECT ") + kRefColumns +
+                     " FROM refs WHERE target = ?1 ORDER BY file_path, line, \"column\"").c_str()),
+        open_refs_named(db, (std::string("SELECT ") + kRefColumns +
+                             " FROM refs WHERE name = ?1 AND status IN (2, 3) ORDER BY file_path, line").c_str()),
+        dependents_count(db,
+                         "SELECT n.id, (SELECT count(DISTINCT r.from_node) FROM refs r WHERE r.target = n.id AND "
+                         "r.from_node != n.id) FROM nodes n WHERE n.file_path = ?1 ORDER BY n.line, n.\"column\"") {}
 
   Statement begin, commit, rollback;
-  Statement delete_symbol_text, delete_nodes, file_rowid, delete_file_text, delete_file;
+  Statement delete_symbol_text, delete_nodes, delete_refs, file_rowid, delete_file_text, delete_file;
   Statement upsert_file, insert_node, insert_symbol_text, insert_file_text, touch_file;
-  Statement file_states, all_files, one_file, nodes_of_file, symbols;
+  Statement file_states, all_files, one_file, nodes_of_file, symbols, one_node, nodes_named;
+  Statement insert_ref, old_names, mark_name, mark_head, mark_imports, mark_file, mark_file_names, mark_file_uses, set_resolution;
+  Statement pending_imports, pending_bases, pending_uses, any_pending, imports_of_file, refs_of_file, all_refs, refs_from, refs_to, open_refs_named, dependents_count;
 };
 
 fs::path Store::database_path(const fs::path& root) { return root / ".comp" / "graph.db"; }
@@ -310,6 +426,7 @@ std::unique_ptr<Store> Store::open(const fs::path& root) {
   exec(db, "PRAGMA cache_size = -65536");  // 64 MiB: FTS5 segment merges re-read pages
   exec(db, "PRAGMA temp_store = MEMORY");
   store->statements_ = std::make_unique<Statements>(db);
+  store->has_settled_refs_ = scalar_query(db, "SELECT EXISTS (SELECT 1 FROM refs WHERE status != 0)") != 0;
   return store;
 }
 
@@ -384,6 +501,82 @@ std::vector<NodeRecord> Store::nodes_of_file(const std::string& path) {
   return out;
 }
 
+std::optional<NodeRecord> Store::node(const std::string& id) {
+  Statement& statement = statements_->one_node;
+  ResetOnExit reset{statement};
+  statement.bind(1, id);
+  if (!statement.step()) return std::nullopt;
+  return read_node(statement);
+}
+
+std::vector<NodeRecord> Store::nodes_named(const std::string& name) {
+  std::vector<NodeRecord> out;
+  Statement& statement = statements_->nodes_named;
+  ResetOnExit reset{statement};
+  statement.bind(1, name);
+  while (statement.step()) out.push_back(read_node(statement));
+  return out;
+}
+
+namespace {
+
+std::vector<RefRecord> read_refs(Statement& statement) {
+  std::vector<RefRecord> out;
+  ResetOnExit reset{statement};
+  while (statement.step()) out.push_back(read_ref(statement));
+  return out;
+}
+
+}  // namespace
+
+std::vector<RefRecord> Store::pending_refs(RefGroup group) {
+  return read_refs(group == RefGroup::kImports ? statements_->pending_imports
+                   : group == RefGroup::kBases ? statements_->pending_bases
+                                               : statements_->pending_uses);
+}
+
+bool Store::has_pending_refs() {
+  Statement& statement = statements_->any_pending;
+  ResetOnExit reset{statement};
+  return statement.step() && statement.integer(0) != 0;
+}
+
+std::vector<RefRecord> Store::imports_of_file(const std::string& path) {
+  statements_->imports_of_file.bind(1, path);
+  return read_refs(statements_->imports_of_file);
+}
+
+std::vector<RefRecord> Store::refs_of_file(const std::string& path) {
+  statements_->refs_of_file.bind(1, path);
+  return read_refs(statements_->refs_of_file);
+}
+
+std::vector<RefRecord> Store::all_refs() { return read_refs(statements_->all_refs); }
+
+std::vector<RefRecord> Store::refs_from(const std::string& node_id) {
+  statements_->refs_from.bind(1, node_id);
+  return read_refs(statements_->refs_from);
+}
+
+std::vector<RefRecord> Store::refs_to(const std::string& node_id) {
+  statements_->refs_to.bind(1, node_id);
+  return read_refs(statements_->refs_to);
+}
+
+std::vector<RefRecord> Store::open_refs_named(const std::string& name) {
+  statements_->open_refs_named.bind(1, name);
+  return read_refs(statements_->open_refs_named);
+}
+
+std::vector<std::pair<std::string, std::int64_t>> Store::dependents_count(const std::string& path) {
+  std::vector<std::pair<std::string, std::int64_t>> out;
+  Statement& statement = statements_->dependents_count;
+  ResetOnExit reset{statement};
+  statement.bind(1, path);
+  while (statement.step()) out.emplace_back(statement.text(0), statement.integer(1));
+  return out;
+}
+
 namespace {
 
 std::int64_t scalar(sqlite3* db, const char* sql) {
@@ -407,14 +600,17 @@ Stats Store::counts() {
   for (const auto& [language, count] : stats.files_by_language) stats.indexed_files += count;
   for (const auto& [reason, count] : stats.skipped_by_reason) stats.skipped_files += count;
   stats.files = stats.indexed_files + stats.skipped_files;
-  stats.symbols = scalar(db_, "SELECT count(*) FROM nodes");
+  stats.symbols = scalar(db_, "SELECT count(*) FROM nodes WHERE kind != 'file'");
   return stats;
 }
 
 Stats Store::stats() {
   Stats stats = counts();
   stats.files_with_errors = scalar(db_, "SELECT count(*) FROM files WHERE error != ''");
-  stats.edges = scalar(db_, "SELECT count(*) FROM edges");
+  stats.edges = scalar(db_, "SELECT count(*) FROM refs WHERE target IS NOT NULL");
+  stats.references = scalar(db_, "SELECT count(*) FROM refs");
+  stats.ambiguous_references = scalar(db_, "SELECT count(*) FROM refs WHERE status = 2");
+  stats.pending_references = scalar(db_, "SELECT count(*) FROM refs WHERE status = 0");
   stats.source_bytes = scalar(db_, "SELECT coalesce(sum(size), 0) FROM files WHERE skip_reason = ''");
   stats.database_bytes = scalar(db_, "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()");
   grouped(db_, "SELECT kind, count(*) FROM nodes GROUP BY kind", stats.symbols_by_kind);
@@ -463,13 +659,25 @@ bool Batch::clear_file(const std::string& path) {
   }
   s.delete_symbol_text.bind(1, path).run();
   s.delete_nodes.bind(1, path).run();
+  s.delete_refs.bind(1, path).run();
   s.delete_file_text.bind(1, rowid).run();
   return true;
 }
 
-void Batch::put_file(const FileRecord& file, const std::vector<NodeRecord>& nodes, std::string_view text) {
+// Remembers the names a file defines or binds (before and after a change):
+// references elsewhere with one of them as name or receiver are re-resolved.
+void Batch::collect_names(const std::string& path) {
+  Statement& statement = store_.statements_->old_names;
+  ResetOnExit reset{statement};
+  statement.bind(1, path);
+  while (statement.step()) changed_names_.push_back(statement.text(0));
+}
+
+void Batch::put_file(const FileRecord& file, const std::vector<NodeRecord>& nodes, std::string_view text,
+                     const std::vector<RefRecord>& refs) {
   auto& s = *store_.statements_;
-  clear_file(file.path);
+  collect_names(file.path);
+  if (!clear_file(file.path)) files_added_or_removed_ = true;
   std::int64_t file_rowid = 0;
   {
     Statement& upsert = s.upsert_file;
@@ -491,6 +699,14 @@ void Batch::put_file(const FileRecord& file, const std::vector<NodeRecord>& node
     insert.bind(12, node.parent_id).run();
     std::int64_t rowid = sqlite3_last_insert_rowid(store_.db_);
     s.insert_symbol_text.bind(1, rowid).bind(2, node.name).bind(3, node.signature).bind(4, node.scope).run();
+    changed_names_.push_back(node.name);
+  }
+  for (const RefRecord& ref : refs) {
+    Statement& insert = s.insert_ref;
+    insert.bind(1, file.path).bind(2, ref.from_node).bind(3, ref.kind).bind(4, ref.name).bind(5, ref.qualifier);
+    insert.bind(6, ref.alias).bind(7, ref.kind == "import" ? std::string_view() : qualifier_head(ref.qualifier));
+    insert.bind(8, std::int64_t{ref.line}).bind(9, std::int64_t{ref.column}).run();
+    if (ref.kind == "import") changed_names_.push_back(ref.alias.empty() ? ref.name : ref.alias);
   }
   if (!text.empty() || file.skip_reason.empty())
     s.insert_file_text.bind(1, file_rowid).bind(2, file.path).bind(3, text).run();
@@ -501,10 +717,45 @@ void Batch::touch_file(const std::string& path, std::int64_t mtime_ns) {
 }
 
 void Batch::remove_file(const std::string& path) {
-  if (clear_file(path)) store_.statements_->delete_file.bind(1, path).run();
+  collect_names(path);
+  if (clear_file(path)) {
+    store_.statements_->delete_file.bind(1, path).run();
+    files_added_or_removed_ = true;
+  }
+}
+
+void Batch::mark_imports_pending() { store_.statements_->mark_imports.run(); }
+
+void Batch::mark_file_pending(const std::string& path, Which which) {
+  auto& s = *store_.statements_;
+  (which == kAll ? s.mark_file : which == kAllButImports ? s.mark_file_names : s.mark_file_uses).bind(1, path).run();
+}
+
+void Batch::mark_receiver_pending(const std::string& name) { store_.statements_->mark_head.bind(1, name).run(); }
+
+void Batch::set_resolution(std::int64_t ref_id, const Resolution& resolution) {
+  store_.has_settled_refs_ = true;
+  store_.statements_->set_resolution.bind(1, ref_id)
+      .bind(2, static_cast<std::int64_t>(resolution.status))
+      .bind(3, resolution.target)
+      .bind(4, resolution.target_path)
+      .bind(5, resolution.candidates)
+      .run();
 }
 
 void Batch::commit() {
+  auto& s = *store_.statements_;
+  if (!store_.has_settled_refs_) changed_names_.clear();  // everything is pending already
+  if (files_added_or_removed_ && store_.has_settled_refs_) s.mark_imports.run();
+  std::sort(changed_names_.begin(), changed_names_.end());
+  changed_names_.erase(std::unique(changed_names_.begin(), changed_names_.end()), changed_names_.end());
+  for (const std::string& name : changed_names_) {
+    if (name.empty() || name == "*") continue;
+    s.mark_name.bind(1, name).run();
+    s.mark_head.bind(1, name).run();
+  }
+  changed_names_.clear();
+  files_added_or_removed_ = false;
   store_.statements_->commit.run();
   done_ = true;
 }

@@ -25,7 +25,7 @@
 
 namespace comp::graph {
 
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 
 class StoreError : public std::runtime_error {
  public:
@@ -70,6 +70,46 @@ struct NodeRecord {
   std::string parent_id;     // "" at top level
 };
 
+// A reference from one file (a call, import, base class or type name) and
+// what the resolver made of it. Unresolved references are kept: re-resolving
+// them when other files change is what keeps the edges exact.
+enum class RefStatus : int {
+  kPending = 0,     // not resolved yet (new, or a file it may depend on changed)
+  kResolved = 1,    // `target` (and for imports `target_path`) hold the answer
+  kAmbiguous = 2,   // `candidates` definitions could be meant: no edge is invented
+  kUnresolved = 3,  // no definition found in the index
+  kExternal = 4,    // leads outside the workspace (a library, the standard library)
+};
+
+struct RefRecord {
+  std::int64_t id = 0;
+  std::string file_path;
+  std::string from_node;   // innermost enclosing node; the file's node (id = path) for top-level code
+  std::string kind;        // import, call, inherit, implement, reference
+  std::string name;        // see parse::Reference
+  std::string qualifier;
+  std::string alias;
+  std::uint32_t line = 0, column = 0;
+  RefStatus status = RefStatus::kPending;
+  std::string target;       // node id, "" when none
+  std::string target_path;  // imports: the file or directory the module is in, "" when none
+  std::int64_t candidates = 0;
+};
+
+// What the resolver writes back for one reference.
+struct Resolution {
+  RefStatus status = RefStatus::kUnresolved;
+  std::string target, target_path;
+  std::int64_t candidates = 0;
+  bool operator==(const Resolution&) const = default;
+};
+
+// A resolved edge with both ends' positions, for blast-radius queries.
+struct EdgeRecord {
+  std::string from_node, to_node, kind, file_path;
+  std::uint32_t line = 0, column = 0;
+};
+
 struct SymbolFilter {
   std::string name;          // exact name, or "" for any
   std::string file_path;     // exact path, or ""
@@ -79,7 +119,7 @@ struct SymbolFilter {
 
 struct Stats {
   std::int64_t files = 0, indexed_files = 0, skipped_files = 0, files_with_errors = 0;
-  std::int64_t symbols = 0, edges = 0;
+  std::int64_t symbols = 0, edges = 0, references = 0, ambiguous_references = 0, pending_references = 0;
   std::int64_t source_bytes = 0, database_bytes = 0;
   std::map<std::string, std::int64_t> files_by_language;
   std::map<std::string, std::int64_t> symbols_by_kind;
@@ -97,18 +137,35 @@ class Batch {
   Batch(const Batch&) = delete;
   Batch& operator=(const Batch&) = delete;
 
-  // Replaces the file's row, nodes (and their outbound edges) and text.
-  // `text` feeds the full-text index; pass "" for skipped files.
-  void put_file(const FileRecord& file, const std::vector<NodeRecord>& nodes, std::string_view text);
+  // Replaces the file's row, nodes, references (pending resolution) and
+  // text. `text` feeds the full-text index; pass "" for skipped files.
+  // References elsewhere that may have meant the file's old or new
+  // definitions (same name) become pending again, so the next resolve pass
+  // brings every edge up to date.
+  void put_file(const FileRecord& file, const std::vector<NodeRecord>& nodes, std::string_view text,
+                const std::vector<RefRecord>& refs = {});
   // Same content, new mtime (the hash matched): nothing else changes.
   void touch_file(const std::string& path, std::int64_t mtime_ns);
   void remove_file(const std::string& path);
+  // Every import becomes pending: the set of files or a project file that
+  // decides where imports lead (tsconfig.json, go.mod, ...) changed.
+  void mark_imports_pending();
+  // A file's references (with or without its imports) become pending: an
+  // import or base class of it now leads elsewhere.
+  enum Which { kAll, kAllButImports, kAllButImportsAndBases };
+  void mark_file_pending(const std::string& path, Which which);
+  // References whose receiver starts with `name` become pending.
+  void mark_receiver_pending(const std::string& name);
+  void set_resolution(std::int64_t ref_id, const Resolution& resolution);
   void commit();
 
  private:
   bool clear_file(const std::string& path);
+  void collect_names(const std::string& path);
   Store& store_;
   bool done_ = false;
+  bool files_added_or_removed_ = false;
+  std::vector<std::string> changed_names_;  // names defined or bound by changed files
 };
 
 class Store {
@@ -134,6 +191,26 @@ class Store {
   std::optional<FileRecord> file(const std::string& path);
   std::vector<NodeRecord> symbols(const SymbolFilter& filter);
   std::vector<NodeRecord> nodes_of_file(const std::string& path);
+  std::optional<NodeRecord> node(const std::string& id);
+  std::vector<NodeRecord> nodes_named(const std::string& name);
+
+  // References: `pending_refs` for the resolver (imports first when asked),
+  // `refs_of_file` for one file, `refs_from` for one node's outbound ones.
+  enum class RefGroup { kImports, kBases, kUses };  // uses: calls and type references
+  std::vector<RefRecord> pending_refs(RefGroup group);
+  bool has_pending_refs();
+  std::vector<RefRecord> imports_of_file(const std::string& path);
+  std::vector<RefRecord> refs_of_file(const std::string& path);
+  // Every reference, by file and position (for `comp edges`).
+  std::vector<RefRecord> all_refs();
+  std::vector<RefRecord> refs_from(const std::string& node_id);
+  // Resolved references pointing at `node_id` (its dependents).
+  std::vector<RefRecord> refs_to(const std::string& node_id);
+  // Unresolved or ambiguous references that name `name`.
+  std::vector<RefRecord> open_refs_named(const std::string& name);
+  // For each node of the file, how many distinct nodes depend on it directly
+  // (references resolved to it, from other nodes).
+  std::vector<std::pair<std::string, std::int64_t>> dependents_count(const std::string& path);
   // Whole-index statistics (scans nodes: a few ms per 100k symbols).
   Stats stats();
   // The cheap part of stats(): files by language, skipped by reason, symbol
@@ -153,6 +230,9 @@ class Store {
   sqlite3* db_;
   std::filesystem::path path_;
   std::unique_ptr<Statements> statements_;
+  // False while no reference was ever resolved (a first index): then
+  // nothing needs marking pending when files change.
+  bool has_settled_refs_ = true;
 };
 
 }  // namespace comp::graph

@@ -5,6 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -19,6 +20,7 @@
 
 #include "digest/sha256.h"
 #include "lang/language.h"
+#include "resolve/resolver.h"
 #include "walk/walker.h"
 
 namespace comp::index {
@@ -76,6 +78,7 @@ struct Outcome {
   enum class Action { kPut, kTouch } action = Action::kPut;
   graph::FileRecord file;
   std::vector<graph::NodeRecord> nodes;
+  std::vector<graph::RefRecord> refs;
   std::string text;
 };
 
@@ -164,6 +167,8 @@ Outcome process(const WorkItem& item, const IndexOptions& options, parse::Symbol
     for (const std::string& message : parsed.errors) file.error += (file.error.empty() ? "" : "; ") + message;
     outcome.nodes = to_node_records(file.path, parsed.symbols);
     file.symbol_count = static_cast<std::int64_t>(outcome.nodes.size());
+    if (options.edges) outcome.refs = to_ref_records(file.path, outcome.nodes, parsed.references);
+    outcome.nodes.push_back(file_node(file.path, *content));
   }
   outcome.text = std::move(*content);
   return outcome;
@@ -217,6 +222,49 @@ std::vector<graph::NodeRecord> to_node_records(const std::string& path, const st
     nodes.push_back(std::move(node));
   }
   return nodes;
+}
+
+graph::NodeRecord file_node(const std::string& path, std::string_view content) {
+  graph::NodeRecord node;
+  node.id = path;
+  node.file_path = path;
+  std::size_t slash = path.rfind('/');
+  std::string base = path.substr(slash == std::string::npos ? 0 : slash + 1);
+  std::size_t dot = base.rfind('.');
+  node.name = dot == std::string::npos || dot == 0 ? base : base.substr(0, dot);
+  node.kind = "file";
+  node.line = 1;
+  node.column = 1;
+  std::size_t lines = static_cast<std::size_t>(std::count(content.begin(), content.end(), '\n'));
+  bool trailing = !content.empty() && content.back() != '\n';
+  node.end_line = static_cast<std::uint32_t>(lines + (trailing ? 1 : 0) + (content.empty() ? 1 : 0));
+  std::size_t last_line = content.rfind('\n', content.empty() ? 0 : content.size() - 1);
+  node.end_column = trailing ? static_cast<std::uint32_t>(content.size() - (last_line == std::string_view::npos ? 0 : last_line + 1) + 1) : 1;
+  node.signature = path;
+  node.is_exported = true;
+  node.scope = parse::module_path(path);
+  return node;
+}
+
+std::vector<graph::RefRecord> to_ref_records(const std::string& path, const std::vector<graph::NodeRecord>& nodes,
+                                             const std::vector<parse::Reference>& references) {
+  std::vector<graph::RefRecord> refs;
+  refs.reserve(references.size());
+  for (const parse::Reference& reference : references) {
+    graph::RefRecord ref;
+    ref.file_path = path;
+    ref.from_node = reference.from >= 0 && static_cast<std::size_t>(reference.from) < nodes.size()
+                        ? nodes[static_cast<std::size_t>(reference.from)].id
+                        : path;
+    ref.kind = reference.kind;
+    ref.name = reference.name;
+    ref.qualifier = reference.qualifier;
+    ref.alias = reference.alias;
+    ref.line = reference.line;
+    ref.column = reference.column;
+    refs.push_back(std::move(ref));
+  }
+  return refs;
 }
 
 IndexSummary run_index(const IndexOptions& options) {
@@ -280,8 +328,10 @@ IndexSummary run_index(const IndexOptions& options) {
     file.indexed_at = unix_now();
     current_batch().put_file(file, {}, {});
   }
+  bool config_changed = false;  // a file that decides where imports lead (tsconfig.json, go.mod, ...)
   for (const auto& [path, state] : previous) {
     if (present.count(path)) continue;
+    if (resolve::decides_imports(path)) config_changed = true;
     current_batch().remove_file(path);
     ++summary.files_removed;
   }
@@ -319,7 +369,8 @@ IndexSummary run_index(const IndexOptions& options) {
           open.touch_file(outcome->file.path, outcome->file.mtime_ns);
           ++summary.files_touched;
         } else {
-          open.put_file(outcome->file, outcome->nodes, outcome->text);
+          open.put_file(outcome->file, outcome->nodes, outcome->text, outcome->refs);
+          if (resolve::decides_imports(outcome->file.path)) config_changed = true;
           if (outcome->file.skip_reason.empty()) ++summary.files_parsed;
           if (!outcome->file.error.empty())
             summary.errors.push_back({outcome->file.path, outcome->file.error});
@@ -346,6 +397,18 @@ IndexSummary run_index(const IndexOptions& options) {
     throw;
   }
   for (std::thread& worker : workers) worker.join();
+
+  // Edges: resolve every pending reference against the committed index.
+  if (options.edges) {
+    if (config_changed) {
+      graph::Batch batch(*store);
+      batch.mark_imports_pending();
+      batch.commit();
+    }
+    Clock::time_point resolve_started = Clock::now();
+    summary.resolve = resolve::resolve_pending(*store, options.root);
+    summary.resolve_seconds = std::chrono::duration<double>(Clock::now() - resolve_started).count();
+  }
 
   graph::Stats stats = store->counts();
   for (const auto& [language, count] : stats.files_by_language)

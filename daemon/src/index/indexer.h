@@ -19,6 +19,7 @@
 
 #include "graph/store.h"
 #include "parse/symbols.h"
+#include "resolve/resolver.h"
 
 namespace comp::index {
 
@@ -35,6 +36,7 @@ struct IndexOptions {
   std::uint64_t max_file_size = 1u << 20;
   unsigned parse_timeout_ms = 10000;      // per file
   std::size_t batch_files = 256;          // files per transaction at most
+  bool edges = true;                      // resolve references into edges after the files
   // Called from the writer thread at most every ~100 ms and once at the end.
   std::function<void(const Progress&)> on_progress;
 };
@@ -56,6 +58,8 @@ struct IndexSummary {
   std::size_t symbols = 0;                                  // whole index after the run
   std::vector<FileError> errors;      // this run's parse/read errors (files still indexed)
   std::vector<std::string> walk_errors;
+  resolve::ResolveSummary resolve;    // this run's reference resolution
+  double resolve_seconds = 0;
   double elapsed_seconds = 0;
   double cpu_seconds = 0;
 };
@@ -68,5 +72,11 @@ IndexSummary run_index(const IndexOptions& options);
 // Node ids from a file's symbols: "<path>::<Qualified.Name>", with "#N" for
 // the Nth definition of the same qualified name in the file (overloads).
 std::vector<graph::NodeRecord> to_node_records(const std::string& path, const std::vector<parse::Symbol>& symbols);
+// The file's own node (id = path, kind "file"): where top-level code's
+// references start and what whole-module imports point at.
+graph::NodeRecord file_node(const std::string& path, std::string_view content);
+// References with their enclosing node's id (`nodes` as from to_node_records).
+std::vector<graph::RefRecord> to_ref_records(const std::string& path, const std::vector<graph::NodeRecord>& nodes,
+                                             const std::vector<parse::Reference>& references);
 
 }  // namespace comp::index

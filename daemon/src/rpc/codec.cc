@@ -17,6 +17,13 @@ nlohmann::json to_json(const index::IndexSummary& summary) {
       {"symbols", summary.symbols},
       {"errors", errors},
       {"walk_errors", summary.walk_errors},
+      {"references", {{"resolved_this_run", summary.resolve.references},
+                      {"to_definition", summary.resolve.resolved},
+                      {"ambiguous", summary.resolve.ambiguous},
+                      {"not_found", summary.resolve.unresolved},
+                      {"external", summary.resolve.external},
+                      {"rounds", summary.resolve.rounds},
+                      {"seconds", summary.resolve_seconds}}},
       {"elapsed_seconds", summary.elapsed_seconds},
       {"cpu_seconds", summary.cpu_seconds},
   };
@@ -76,6 +83,31 @@ nlohmann::json to_json(const parse::ParseResult& result) {
                                                  : nlohmann::json(nullptr)}});
   return {{"symbols", symbols}, {"references", references}, {"errors", result.errors},
           {"has_syntax_errors", result.has_syntax_errors}};
+}
+
+std::string_view to_string(graph::RefStatus status) {
+  switch (status) {
+    case graph::RefStatus::kPending: return "pending";
+    case graph::RefStatus::kResolved: return "resolved";
+    case graph::RefStatus::kAmbiguous: return "ambiguous";
+    case graph::RefStatus::kUnresolved: return "unresolved";
+    case graph::RefStatus::kExternal: return "external";
+  }
+  return "unknown";
+}
+
+nlohmann::json to_json(const graph::RefRecord& ref, const graph::NodeRecord* target) {
+  nlohmann::json null;
+  return {{"from", ref.from_node}, {"to", target ? nlohmann::json(target->id) : null}, {"kind", ref.kind},
+          {"file", ref.file_path}, {"line", ref.line}, {"column", ref.column}, {"name", ref.name},
+          {"qualifier", ref.qualifier}, {"alias", ref.alias}, {"status", to_string(ref.status)},
+          {"candidates", ref.candidates},
+          {"to_path", ref.target_path.empty() ? null : nlohmann::json(ref.target_path)},
+          {"to_file", target ? nlohmann::json(target->file_path) : null},
+          {"to_line", target ? nlohmann::json(target->line) : null},
+          {"to_end_line", target ? nlohmann::json(target->end_line) : null},
+          {"to_name", target ? nlohmann::json(target->name) : null},
+          {"to_kind", target ? nlohmann::json(target->kind) : null}};
 }
 
 }  // namespace comp::rpc

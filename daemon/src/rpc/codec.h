@@ -14,5 +14,8 @@ nlohmann::json to_json(const graph::NodeRecord& node);
 nlohmann::json to_json(const graph::FileRecord& file);
 nlohmann::json to_json(const graph::Stats& stats);
 nlohmann::json to_json(const parse::ParseResult& result);
+// A reference with its target node (null when unresolved).
+nlohmann::json to_json(const graph::RefRecord& ref, const graph::NodeRecord* target);
+std::string_view to_string(graph::RefStatus status);
 
 }  // namespace comp::rpc

@@ -515,7 +515,7 @@ std::vector<FileChange> changes_since(const fs::path& root, std::string_view ref
   if (ls.exit_code != 0) throw GitError(GitError::Kind::kFailed, describe_failure(ls_args, ls));
   for (const std::string& rel : split_nul(ls.out)) {
     // "dir/" is a nested repository; never anything outside root.
-    if (rel.back() == '/' || !safe_relative(rel)) continue;
+    if (!safe_relative(rel) || rel.back() == '/') continue;
     if (auto c = untracked_change(root, rel)) changes.push_back(std::move(*c));
   }
   std::stable_sort(changes.begin(), changes.end(),

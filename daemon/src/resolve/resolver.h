@@ -1,0 +1,41 @@
+// resolve: turns references (calls, imports, bases, type names) into edges
+// between nodes, across files. Reads the committed index through graph::Store
+// and writes each reference's resolution back; knows languages' import rules
+// (Python packages, TS/JS paths and tsconfig, Go modules, Rust crates, Java
+// packages, C includes) but nothing of parsing or JSON protocols.
+//
+// Precision before recall: a name with several possible definitions gets no
+// edge; it is recorded as ambiguous with the number of candidates.
+//
+// Determinism: a reference's resolution depends only on the index's current
+// content (files, nodes, the raw references of the files it imports), never
+// on the order in which files were indexed, so an incrementally maintained
+// index equals one built from scratch. graph::Batch marks the references a
+// change may affect as pending; resolve_pending() settles them all.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <string_view>
+
+#include "graph/store.h"
+
+namespace comp::resolve {
+
+struct ResolveSummary {
+  std::size_t references = 0;  // resolved this run (imports included)
+  std::size_t resolved = 0, ambiguous = 0, unresolved = 0, external = 0;
+  std::size_t rounds = 0;
+};
+
+// True for files whose content decides where imports lead: tsconfig.json,
+// jsconfig.json, package.json, go.mod, Cargo.toml. When one changes, every
+// import is resolved again.
+bool decides_imports(std::string_view rel_path);
+
+// Resolves every pending reference, in rounds until none is pending (a
+// changed import or base class makes its file's other references pending).
+// Each round is one transaction.
+ResolveSummary resolve_pending(graph::Store& store, const std::filesystem::path& root);
+
+}  // namespace comp::resolve
