@@ -186,3 +186,79 @@ TEST_F(CliTest, DamagedDatabaseIsReportedThenRebuiltOnRequest) {
 }
 
 }  // namespace
+
+namespace {
+
+// Runs git in `dir` (argument vector, no shell) with a fixed identity.
+int git(const fs::path& dir, const std::vector<std::string>& args) {
+  std::vector<std::string> full{"-C", dir.string(), "-c", "user.name=t", "-c", "user.email=t@t", "-c",
+                                "commit.gpgsign=false"};
+  full.insert(full.end(), args.begin(), args.end());
+  std::vector<char*> argv{const_cast<char*>("git")};
+  for (std::string& arg : full) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  if (posix_spawnp(&pid, "git", &actions, nullptr, argv.data(), environ) != 0) return -1;
+  posix_spawn_file_actions_destroy(&actions);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace
+
+TEST_F(CliTest, SymbolShowsTheBlastRadiusAndEdgesListReferences) {
+  std::ofstream(root_ / "pkg" / "use.py") << "from pkg.core import parse_expr\n\ndef run():\n    return parse_expr('1')\n";
+  ASSERT_EQ(comp({"index", "--root", root_.string()}).exit_code, 0);
+  Result symbol = comp({"symbol", "parse_expr", "--root", root_.string()});
+  ASSERT_EQ(symbol.exit_code, 0) << symbol.err;
+  EXPECT_NE(symbol.out.find("# function `pkg.core.parse_expr`"), std::string::npos) << symbol.out;
+  EXPECT_NE(symbol.out.find("`pkg.use.run` (line 3): call at line 4"), std::string::npos) << symbol.out;
+  EXPECT_NE(symbol.out.find("`pkg.core.Parser` (line 1): call from line 6"), std::string::npos) << symbol.out;
+  Result json = comp({"symbol", "pkg/core.py::parse_expr", "--root", root_.string(), "--json"});
+  auto report = nlohmann::json::parse(json.out);
+  ASSERT_EQ(report["dependents"].size(), 2u);  // the function run and the file's import
+  Result edges = comp({"edges", "--root", root_.string(), "--kind", "call", "--json"});
+  ASSERT_EQ(edges.exit_code, 0);
+  bool found = false;
+  for (const auto& edge : nlohmann::json::parse(edges.out))
+    if (edge["name"] == "parse_expr" && edge["to"] == "pkg/core.py::parse_expr" && edge["line"] == 4) found = true;
+  EXPECT_TRUE(found) << edges.out;
+  Result counts = comp({"dependents", "pkg/core.py", "--root", root_.string(), "--json"});
+  bool counted = false;
+  for (const auto& entry : nlohmann::json::parse(counts.out))
+    if (entry["id"] == "pkg/core.py::parse_expr") counted = entry["dependents"] == 2;
+  EXPECT_TRUE(counted) << counts.out;
+  EXPECT_EQ(comp({"symbol", "nope", "--root", root_.string()}).exit_code, 1);
+  EXPECT_EQ(comp({"edges", "--root", root_.string(), "--kind", "bogus"}).exit_code, 2);
+}
+
+TEST_F(CliTest, DiffFindsChangedSymbolsAndRejectsOptionLikeRefs) {
+  std::ofstream(root_ / "pkg" / "use.py") << "from pkg.core import parse_expr\n\ndef run():\n    return parse_expr('1')\n";
+  ASSERT_EQ(comp({"diff", "--root", root_.string()}).exit_code, 1);  // not a git repository: a clear error
+  ASSERT_EQ(git(root_, {"init", "-q"}), 0);
+  ASSERT_EQ(git(root_, {"add", "-A"}), 0);
+  ASSERT_EQ(git(root_, {"commit", "-q", "-m", "base"}), 0);
+  std::ofstream(root_ / "pkg" / "core.py") << "class Parser:\n    def parse(self, text):\n        return text\n\n"
+                                              "def parse_expr(s):\n    return Parser().parse(s.strip())\n";
+  Result diff = comp({"diff", "--root", root_.string(), "--json"});
+  ASSERT_EQ(diff.exit_code, 0) << diff.err;
+  auto report = nlohmann::json::parse(diff.out);
+  ASSERT_EQ(report["changed_symbols"].size(), 1u) << diff.out;
+  EXPECT_EQ(report["changed_symbols"][0]["id"], "pkg/core.py::parse_expr");
+  bool upstream = false;
+  for (const auto& node : report["related"])
+    if (node["id"] == "pkg/use.py::run" && node["direction"] == "upstream" && node["distance"] == 1) upstream = true;
+  EXPECT_TRUE(upstream) << diff.out;
+  fs::path trap = root_ / "trap.txt";
+  Result bad = comp({"diff", "--output=" + trap.string(), "--root", root_.string()});
+  EXPECT_NE(bad.exit_code, 0);
+  Result bad_ref = comp({"diff", "--root", root_.string(), "--", "--output=" + trap.string()});
+  EXPECT_EQ(bad_ref.exit_code, 2) << bad_ref.err;
+  EXPECT_FALSE(fs::exists(trap));
+  EXPECT_EQ(comp({"diff", "no-such-ref", "--root", root_.string()}).exit_code, 2);
+}

@@ -16,7 +16,9 @@
 #include "index/indexer.h"
 #include "lang/language.h"
 #include "parse/symbols.h"
+#include "query/graph_query.h"
 #include "rpc/codec.h"
+#include "vcs/git.h"
 
 namespace fs = std::filesystem;
 
@@ -305,6 +307,75 @@ int run_edges_command(const Common& common, const EdgesFilter& filter) {
   return 0;
 }
 
+int run_symbol_command(const Common& common, const std::string& name, const std::string& file, int depth,
+                       std::size_t limit) {
+  fs::path root = checked_root(common.root);
+  if (root.empty()) return kExitUsage;
+  auto store = comp::graph::Store::open_existing(root);
+  std::vector<comp::graph::NodeRecord> found = comp::query::find_symbols(*store, name, file);
+  if (found.empty()) {
+    std::cerr << "comp: no symbol named '" << name << "'" << (file.empty() ? "" : " in " + file) << "\n";
+    return kExitFailure;
+  }
+  if (found.size() > 1) {
+    if (common.json) {
+      nlohmann::json choices = nlohmann::json::array();
+      for (const auto& node : found) choices.push_back(comp::rpc::to_json(node));
+      std::cout << nlohmann::json{{"choices", choices}}.dump(2) << "\n";
+    } else {
+      std::cout << comp::query::to_markdown(found, name);
+    }
+    return 0;
+  }
+  comp::query::SymbolReport report = comp::query::symbol_report(*store, root, found[0], depth, limit);
+  if (common.json)
+    std::cout << comp::rpc::to_json(report).dump(2) << "\n";
+  else
+    std::cout << comp::query::to_markdown(report);
+  return 0;
+}
+
+int run_diff_command(const Common& common, const std::string& base, int depth, std::size_t limit, bool refresh) {
+  fs::path root = checked_root(common.root);
+  if (root.empty()) return kExitUsage;
+  if (refresh) {  // the index must describe the working tree being compared
+    comp::index::IndexOptions options;
+    options.root = root;
+    comp::index::run_index(options);
+  }
+  auto store = comp::graph::Store::open_existing(root);
+  try {
+    comp::query::DiffReport report = comp::query::diff_report(*store, root, base, depth, limit);
+    if (common.json)
+      std::cout << comp::rpc::to_json(report).dump(2) << "\n";
+    else
+      std::cout << comp::query::to_markdown(report);
+  } catch (const comp::vcs::GitError& error) {
+    std::cerr << "comp: " << error.what() << "\n";
+    return error.kind() == comp::vcs::GitError::Kind::kBadRef ? kExitUsage : kExitFailure;
+  }
+  return 0;
+}
+
+int run_dependents_command(const Common& common, const std::string& file) {
+  fs::path root = checked_root(common.root);
+  if (root.empty()) return kExitUsage;
+  auto store = comp::graph::Store::open_existing(root);
+  if (!store->file(file)) {
+    std::cerr << "comp: '" << file << "' is not in the index\n";
+    return kExitFailure;
+  }
+  auto counts = comp::query::dependents_count(*store, file);
+  if (common.json) {
+    std::cout << comp::rpc::to_json(counts).dump(2) << "\n";
+    return 0;
+  }
+  for (const auto& [node, count] : counts)
+    std::cout << node.line << "  " << count << " dependents  " << node.kind << " "
+              << (node.kind == "file" ? node.file_path : node.scope) << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -361,6 +432,38 @@ int main(int argc, char** argv) {
   edges->add_option("--status", edges_filter.status, "Only this status")
       ->check(CLI::IsMember({"resolved", "ambiguous", "unresolved", "external", "pending"}));
 
+  Common symbol_common;
+  std::string symbol_name, symbol_file;
+  int symbol_depth = 2;
+  std::size_t symbol_limit = 200;
+  CLI::App* symbol = app.add_subcommand("symbol", "Show a symbol: definition, source, dependents (blast radius), dependencies");
+  add_common(symbol, symbol_common);
+  symbol->add_option("name", symbol_name, "Name, qualified name (Class.method) or node id")->required();
+  symbol->add_option("--file", symbol_file, "The definition in this file (path relative to the root)");
+  symbol->add_option("--depth", symbol_depth, "Follow dependents and dependencies this far (default 2)")
+      ->check(CLI::Range(1, 10));
+  symbol->add_option("--limit", symbol_limit, "At most this many dependents and dependencies (default 200)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
+
+  Common diff_common;
+  std::string diff_base = "HEAD";
+  int diff_depth = 2;
+  std::size_t diff_limit = 200;
+  bool diff_no_refresh = false;
+  CLI::App* diff = app.add_subcommand("diff", "Changed symbols since a commit and what depends on them or they use");
+  add_common(diff, diff_common);
+  diff->add_option("base", diff_base, "Base commit (default HEAD); the working tree is compared with it");
+  diff->add_option("--depth", diff_depth, "How far to follow the graph (default 2)")->check(CLI::Range(1, 10));
+  diff->add_option("--limit", diff_limit, "At most this many related symbols (default 200)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
+  diff->add_flag("--no-refresh", diff_no_refresh, "Do not bring the index up to date first");
+
+  Common dependents_common;
+  std::string dependents_file;
+  CLI::App* dependents = app.add_subcommand("dependents", "Count the direct dependents of each symbol of a file");
+  add_common(dependents, dependents_common);
+  dependents->add_option("file", dependents_file, "File (relative to the root)")->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -373,6 +476,9 @@ int main(int argc, char** argv) {
                          : files->parsed()   ? files_common
                          : outline->parsed() ? outline_common
                          : edges->parsed()   ? edges_common
+                         : symbol->parsed()  ? symbol_common
+                         : diff->parsed()    ? diff_common
+                         : dependents->parsed() ? dependents_common
                                              : stats_common;
   try {
     if (index->parsed()) return run_index_command(index_common, jobs, max_file_size, rebuild, no_edges);
@@ -380,6 +486,9 @@ int main(int argc, char** argv) {
     if (files->parsed()) return run_files_command(files_common, skipped_only, errors_only);
     if (stats->parsed()) return run_stats_command(stats_common);
     if (edges->parsed()) return run_edges_command(edges_common, edges_filter);
+    if (symbol->parsed()) return run_symbol_command(symbol_common, symbol_name, symbol_file, symbol_depth, symbol_limit);
+    if (diff->parsed()) return run_diff_command(diff_common, diff_base, diff_depth, diff_limit, !diff_no_refresh);
+    if (dependents->parsed()) return run_dependents_command(dependents_common, dependents_file);
     if (outline->parsed()) return run_outline_command(outline_common, outline_file);
   } catch (const comp::graph::StoreError& error) {
     return report_store_error(error, checked_root(active.root));

@@ -331,8 +331,8 @@ struct Store::Statements {
         nodes_of_file(db, (std::string("SELECT ") + kNodeColumns + " FROM nodes WHERE file_path = ?1 ORDER BY line, "
                                                                    "\"column\"").c_str()),
         symbols(db, (std::string("SELECT ") + kNodeColumns +
-                     " FROM nodes WHERE (?1 = '' OR name = ?1) AND (?2 = '' OR file_path = ?2) AND (?3 = '' OR kind "
-                     "= ?3) ORDER BY file_path, line, \"column\" LIMIT ?4").c_str()),
+                     " FROM nodes WHERE (?1 = '' OR name = ?1) AND (?2 = '' OR file_path = ?2) AND ((?3 = '' AND kind "
+                     "!= 'file') OR kind = ?3) ORDER BY file_path, line, \"column\" LIMIT ?4").c_str()),
         one_node(db, (std::string("SELECT ") + kNodeColumns + " FROM nodes WHERE id = ?1").c_str()),
         nodes_named(db, (std::string("SELECT ") + kNodeColumns + " FROM nodes WHERE name = ?1 ORDER BY file_path, line, "
                                                                  "\"column\"").c_str()),

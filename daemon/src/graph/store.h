@@ -113,7 +113,7 @@ struct EdgeRecord {
 struct SymbolFilter {
   std::string name;          // exact name, or "" for any
   std::string file_path;     // exact path, or ""
-  std::string kind;          // exact kind, or ""
+  std::string kind;          // exact kind, or "" for any but "file" (the files' own nodes)
   std::size_t limit = 0;     // 0: no limit
 };
 

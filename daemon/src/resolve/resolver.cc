@@ -78,6 +78,12 @@ bool fits(std::string_view ref_kind, std::string_view kind) {
   return true;
 }
 
+bool is_header(std::string_view path) {
+  for (std::string_view extension : {".h", ".hh", ".hpp", ".hxx", ".h++"})
+    if (path.size() > extension.size() && path.substr(path.size() - extension.size()) == extension) return true;
+  return false;
+}
+
 std::string dir_of(std::string_view path) {
   std::size_t slash = path.rfind('/');
   return slash == std::string_view::npos ? std::string() : std::string(path.substr(0, slash));
@@ -656,7 +662,9 @@ class Resolver {
     }
     // 2. Names the file imports.
     for (const RefRecord& import : imports_of(ref.file_path)) {
-      const std::string& bound = import.alias.empty() ? import.name : import.alias;
+      std::string bound = import.alias.empty() ? import.name : import.alias;
+      if (family == Family::kJava && import.name.empty())  // `import a.b.Name;` binds Name
+        bound = import.qualifier.substr(import.qualifier.rfind('.') == std::string::npos ? 0 : import.qualifier.rfind('.') + 1);
       if (bound != name || import.name == "*") continue;
       Resolution resolution = resolve_import(import, family, 0);
       if (resolution.status == RefStatus::kExternal) return external();
@@ -680,6 +688,20 @@ class Resolver {
           std::int64_t count = 0;
           if (std::optional<const NodeRecord*> one = single(top_level(file, name), &count)) found.insert((*one)->id);
         }
+      }
+    }
+    if (found.size() == 1 && (family == Family::kC || family == Family::kCpp)) {
+      // An include finds the declaration in the header; the edge goes to the
+      // definition when exactly one source file defines it.
+      const NodeRecord* declared = node(*found.begin());
+      if (declared && is_header(declared->file_path)) {
+        std::vector<const NodeRecord*> defined;
+        for (const NodeRecord& candidate : named(name))
+          if (!is_header(candidate.file_path) && candidate.kind == declared->kind && candidate.is_exported &&
+              candidate.parent_id == "" && family_of(language(candidate.file_path)) != Family::kOther)
+            defined.push_back(&candidate);
+        std::int64_t count = 0;
+        if (std::optional<const NodeRecord*> one = single(defined, &count)) return resolved((*one)->id);
       }
     }
     if (found.size() == 1) return resolved(*found.begin());
@@ -730,6 +752,7 @@ class Resolver {
           bound = import.qualifier;
           if (family == Family::kGo) bound = bound.substr(bound.rfind('/') == std::string::npos ? 0 : bound.rfind('/') + 1);
           if (family == Family::kRust) bound = bound.substr(bound.rfind("::") == std::string::npos ? 0 : bound.rfind("::") + 2);
+          if (family == Family::kJava) bound = bound.substr(bound.rfind('.') == std::string::npos ? 0 : bound.rfind('.') + 1);
         } else if (import.name != "*") {
           bound = import.name;
         }

@@ -110,4 +110,73 @@ nlohmann::json to_json(const graph::RefRecord& ref, const graph::NodeRecord* tar
           {"to_kind", target ? nlohmann::json(target->kind) : null}};
 }
 
+namespace {
+
+nlohmann::json reached_json(const std::vector<query::Reached>& list) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const query::Reached& r : list) {
+    nlohmann::json item = to_json(r.node);
+    item["depth"] = r.depth;
+    item["via"] = r.via.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.via);
+    item["edge_kinds"] = r.kinds;
+    item["lines"] = r.lines;
+    out.push_back(std::move(item));
+  }
+  return out;
+}
+
+nlohmann::json ranges_json(const std::vector<vcs::LineRange>& ranges) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const vcs::LineRange& range : ranges) out.push_back({{"start", range.start}, {"count", range.count}});
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json to_json(const query::SymbolReport& report) {
+  nlohmann::json ambiguous = nlohmann::json::array();
+  for (const graph::RefRecord& ref : report.ambiguous)
+    ambiguous.push_back({{"line", ref.line}, {"name", ref.name}, {"qualifier", ref.qualifier},
+                         {"candidates", ref.candidates}, {"kind", ref.kind}});
+  return {{"symbol", to_json(report.symbol)},
+          {"source", report.source},
+          {"dependents", reached_json(report.dependents)},
+          {"dependencies", reached_json(report.dependencies)},
+          {"ambiguous", ambiguous},
+          {"ambiguous_inbound", report.ambiguous_inbound},
+          {"truncated", report.truncated}};
+}
+
+nlohmann::json to_json(const query::DiffReport& report) {
+  nlohmann::json changes = nlohmann::json::array();
+  for (const vcs::FileChange& change : report.changes)
+    changes.push_back({{"path", change.path}, {"old_path", change.old_path}, {"status", std::string(1, change.status)},
+                       {"binary", change.binary}, {"new_ranges", ranges_json(change.new_ranges)},
+                       {"old_ranges", ranges_json(change.old_ranges)}});
+  nlohmann::json changed = nlohmann::json::array();
+  for (const query::ChangedSymbol& symbol : report.changed) {
+    nlohmann::json item = to_json(symbol.node);
+    item["hunks"] = ranges_json(symbol.ranges);
+    changed.push_back(std::move(item));
+  }
+  nlohmann::json related = nlohmann::json::array();
+  for (const query::RankedNode& ranked : report.related) {
+    nlohmann::json item = to_json(ranked.node);
+    item["distance"] = ranked.distance;
+    item["direction"] = ranked.direction;
+    item["via"] = ranked.via;
+    related.push_back(std::move(item));
+  }
+  return {{"base_commit", report.base_commit}, {"changes", changes}, {"changed_symbols", changed},
+          {"related", related}};
+}
+
+nlohmann::json to_json(const std::vector<std::pair<graph::NodeRecord, std::int64_t>>& counts) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& [node, count] : counts)
+    out.push_back({{"id", node.id}, {"name", node.name}, {"kind", node.kind}, {"line", node.line},
+                   {"end_line", node.end_line}, {"dependents", count}});
+  return out;
+}
+
 }  // namespace comp::rpc

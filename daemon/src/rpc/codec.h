@@ -6,6 +6,7 @@
 
 #include "graph/store.h"
 #include "index/indexer.h"
+#include "query/graph_query.h"
 
 namespace comp::rpc {
 
@@ -17,5 +18,8 @@ nlohmann::json to_json(const parse::ParseResult& result);
 // A reference with its target node (null when unresolved).
 nlohmann::json to_json(const graph::RefRecord& ref, const graph::NodeRecord* target);
 std::string_view to_string(graph::RefStatus status);
+nlohmann::json to_json(const query::SymbolReport& report);
+nlohmann::json to_json(const query::DiffReport& report);
+nlohmann::json to_json(const std::vector<std::pair<graph::NodeRecord, std::int64_t>>& counts);
 
 }  // namespace comp::rpc
