@@ -574,6 +574,16 @@ class Resolver {
 
   // ---- names ---------------------------------------------------------------
 
+  bool binds_import(const std::string& path, const std::string& name, Family family) {
+    for (const RefRecord& import : imports_of(path)) {
+      std::string bound = import.alias.empty() ? import.name : import.alias;
+      if (family == Family::kJava && import.name.empty())
+        bound = import.qualifier.substr(import.qualifier.rfind('.') == std::string::npos ? 0 : import.qualifier.rfind('.') + 1);
+      if (bound == name && import.name != "*") return true;
+    }
+    return false;
+  }
+
   // The innermost container (class, struct, impl, ...) around a node.
   const NodeRecord* enclosing_container(const NodeRecord* from) {
     for (int depth = 0; from && depth < 32; ++depth) {
@@ -648,9 +658,15 @@ class Resolver {
       for (const NodeRecord& candidate : named(name))
         if (candidate.file_path == ref.file_path && candidate.parent_id == scope && candidate.kind != "file")
           here.push_back(&candidate);
-      if (scope.empty())
+      if (scope.empty()) {
         for (const NodeRecord* nested : top_level(ref.file_path, name))
           if (!nested->parent_id.empty()) here.push_back(nested);
+        // An indented definition without a named parent sits in an anonymous
+        // scope (a callback): an import of the name wins over it.
+        if (!here.empty() && std::all_of(here.begin(), here.end(), [](const NodeRecord* n) { return n->column > 1; }) &&
+            binds_import(ref.file_path, name, family))
+          break;
+      }
       if (here.empty()) continue;
       std::int64_t count = 0;
       if (std::optional<const NodeRecord*> one = single(here, &count)) return resolved((*one)->id);
