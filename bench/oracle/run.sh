@@ -24,6 +24,8 @@ Environment:
   COMP_ORACLE_FORCE  1: run the oracle even if its cache is current
   COMP_ORACLE_ARGS   extra oracle arguments (e.g. --workspace-paths for ts)
   COMP_SKIP_INDEX    1: do not run `comp index` (the index is already current)
+  COMP_INDEX_REBUILD 1: `comp index --rebuild` (after a change to comP's
+                     extraction: an incremental run re-parses changed files only)
   COMP_ORACLE_ONLY   1: only bring the oracle's cache up to date (COMP unused)
 
 The cache is current when its .key matches: the oracle script's SHA-256,
@@ -66,8 +68,10 @@ edges=$out/$name.comp_edges.json
 if [[ $oracle_only == 1 ]]; then
 	:
 elif [[ ${COMP_SKIP_INDEX:-0} != 1 ]]; then
-	echo "run.sh: comp index --root $tree" >&2
-	/usr/bin/time -f 'run.sh: comp index: %e s wall, %M KB max RSS' "$comp" index --root "$tree" >&2
+	index_args=(index --root "$tree")
+	[[ ${COMP_INDEX_REBUILD:-0} == 1 ]] && index_args+=(--rebuild)
+	echo "run.sh: comp ${index_args[*]}" >&2
+	/usr/bin/time -f 'run.sh: comp index: %e s wall, %M KB max RSS' "$comp" "${index_args[@]}" >&2
 fi
 if [[ $oracle_only != 1 ]]; then
 	echo "run.sh: comp edges --root $tree --kind call --json" >&2
