@@ -28,3 +28,8 @@
   name: (object_pattern (pair_pattern key: (property_identifier) @import.name value: (identifier) @import.alias))
   value: (call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @import.module)))
   (#eq? @_require "require"))
+
+; Variables of known type: `const x = new Foo()`, `this.x = new Foo()`.
+(variable_declarator name: (identifier) @bind value: (new_expression constructor: (identifier) @new))
+(assignment_expression left: (member_expression object: (this) property: (property_identifier) @bind.field)
+  right: (new_expression constructor: (identifier) @new))

@@ -20,3 +20,18 @@
 
 ; import x = require("m")
 (import_statement (import_require_clause (identifier) @import.alias source: (string (string_fragment) @import.module)))
+
+; Variables of known type (see python.scm): fields, parameter properties,
+; parameters and variables with a type annotation.
+(public_field_definition name: (property_identifier) @bind.field type: (type_annotation (type_identifier) @type))
+(public_field_definition name: (property_identifier) @bind.field
+  type: (type_annotation (generic_type name: (type_identifier) @type)))
+(required_parameter (accessibility_modifier) pattern: (identifier) @bind.field type: (type_annotation (type_identifier) @type))
+(required_parameter (accessibility_modifier) pattern: (identifier) @bind.field
+  type: (type_annotation (generic_type name: (type_identifier) @type)))
+(required_parameter pattern: (identifier) @bind type: (type_annotation (type_identifier) @type))
+(required_parameter pattern: (identifier) @bind type: (type_annotation (generic_type name: (type_identifier) @type)))
+(optional_parameter pattern: (identifier) @bind type: (type_annotation (type_identifier) @type))
+(variable_declarator name: (identifier) @bind type: (type_annotation (type_identifier) @type))
+(variable_declarator name: (identifier) @bind type: (type_annotation (generic_type name: (type_identifier) @type)))
+(public_field_definition name: (property_identifier) @bind.field value: (new_expression constructor: (identifier) @new))

@@ -72,6 +72,7 @@ CREATE TABLE refs (
     qualifier TEXT NOT NULL DEFAULT '',
     alias TEXT NOT NULL DEFAULT '',
     head TEXT NOT NULL DEFAULT '',
+    binds TEXT NOT NULL DEFAULT '',
     line INTEGER NOT NULL,
     "column" INTEGER NOT NULL,
     status INTEGER NOT NULL DEFAULT 0,
@@ -198,7 +199,7 @@ NodeRecord read_node(Statement& statement) {
 
 constexpr const char* kRefColumns =
     "id, file_path, from_node, kind, name, qualifier, alias, line, \"column\", status, coalesce(target, ''), "
-    "coalesce(target_path, ''), candidates";
+    "coalesce(target_path, ''), candidates, binds";
 
 RefRecord read_ref(Statement& statement) {
   RefRecord ref;
@@ -215,6 +216,7 @@ RefRecord read_ref(Statement& statement) {
   ref.target = statement.text(10);
   ref.target_path = statement.text(11);
   ref.candidates = statement.integer(12);
+  ref.binds = statement.text(13);
   return ref;
 }
 
@@ -337,8 +339,8 @@ struct Store::Statements {
         nodes_named(db, (std::string("SELECT ") + kNodeColumns + " FROM nodes WHERE name = ?1 ORDER BY file_path, line, "
                                                                  "\"column\"").c_str()),
         insert_ref(db,
-                   "INSERT INTO refs (file_path, from_node, kind, name, qualifier, alias, head, line, \"column\") "
-                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"),
+                   "INSERT INTO refs (file_path, from_node, kind, name, qualifier, alias, head, line, \"column\", "
+                   "binds) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"),
         old_names(db,
                   "SELECT name FROM nodes WHERE file_path = ?1 UNION SELECT CASE WHEN alias != '' THEN alias ELSE "
                   "name END FROM refs WHERE file_path = ?1 AND kind = 'import'"),
@@ -349,17 +351,21 @@ struct Store::Statements {
         mark_file_names(db, "UPDATE refs SET status = 0 WHERE file_path = ?1 AND kind != 'import' AND status != 0"),
         mark_file_uses(db,
                        "UPDATE refs SET status = 0 WHERE file_path = ?1 AND kind NOT IN ('import', 'inherit', "
-                       "'implement') AND status != 0"),
+                       "'implement') AND binds = '' AND status != 0"),
         set_resolution(db,
                        "UPDATE refs SET status = ?2, target = nullif(?3, ''), target_path = nullif(?4, ''), "
                        "candidates = ?5 WHERE id = ?1"),
         pending_imports(db, (std::string("SELECT ") + kRefColumns +
                              " FROM refs WHERE status = 0 AND kind = 'import' ORDER BY file_path, id").c_str()),
         pending_bases(db, (std::string("SELECT ") + kRefColumns +
-                           " FROM refs WHERE status = 0 AND kind IN ('inherit', 'implement') ORDER BY file_path, id")
+                           " FROM refs WHERE status = 0 AND (kind IN ('inherit', 'implement') OR binds != '') ORDER BY "
+                           "file_path, id")
                               .c_str()),
         pending_uses(db, (std::string("SELECT ") + kRefColumns +
-                          " FROM refs WHERE status = 0 AND kind IN ('call', 'reference') ORDER BY file_path, id").c_str()),
+                          " FROM refs WHERE status = 0 AND kind IN ('call', 'reference') AND binds = '' ORDER BY file_path, id")
+                             .c_str()),
+        bindings_of_file(db, (std::string("SELECT ") + kRefColumns +
+                              " FROM refs WHERE file_path = ?1 AND binds != '' ORDER BY id").c_str()),
         any_pending(db, "SELECT EXISTS (SELECT 1 FROM refs WHERE status = 0)"),
         imports_of_file(db, (std::string("SELECT ") + kRefColumns +
                              " FROM refs WHERE file_path = ?1 AND kind = 'import' ORDER BY id").c_str()),
@@ -379,7 +385,7 @@ struct Store::Statements {
   Statement upsert_file, insert_node, insert_symbol_text, insert_file_text, touch_file;
   Statement file_states, all_files, one_file, nodes_of_file, symbols, one_node, nodes_named;
   Statement insert_ref, old_names, mark_name, mark_head, mark_imports, mark_file, mark_file_names, mark_file_uses, set_resolution;
-  Statement pending_imports, pending_bases, pending_uses, any_pending, imports_of_file, refs_of_file, all_refs, refs_from, refs_to, open_refs_named, dependents_count;
+  Statement pending_imports, pending_bases, pending_uses, bindings_of_file, any_pending, imports_of_file, refs_of_file, all_refs, refs_from, refs_to, open_refs_named, dependents_count;
 };
 
 fs::path Store::database_path(const fs::path& root) { return root / ".comp" / "graph.db"; }
@@ -539,6 +545,11 @@ bool Store::has_pending_refs() {
   Statement& statement = statements_->any_pending;
   ResetOnExit reset{statement};
   return statement.step() && statement.integer(0) != 0;
+}
+
+std::vector<RefRecord> Store::bindings_of_file(const std::string& path) {
+  statements_->bindings_of_file.bind(1, path);
+  return read_refs(statements_->bindings_of_file);
 }
 
 std::vector<RefRecord> Store::imports_of_file(const std::string& path) {
@@ -705,7 +716,7 @@ void Batch::put_file(const FileRecord& file, const std::vector<NodeRecord>& node
     Statement& insert = s.insert_ref;
     insert.bind(1, file.path).bind(2, ref.from_node).bind(3, ref.kind).bind(4, ref.name).bind(5, ref.qualifier);
     insert.bind(6, ref.alias).bind(7, ref.kind == "import" ? std::string_view() : qualifier_head(ref.qualifier));
-    insert.bind(8, std::int64_t{ref.line}).bind(9, std::int64_t{ref.column}).run();
+    insert.bind(8, std::int64_t{ref.line}).bind(9, std::int64_t{ref.column}).bind(10, ref.binds).run();
     if (ref.kind == "import") changed_names_.push_back(ref.alias.empty() ? ref.name : ref.alias);
   }
   if (!text.empty() || file.skip_reason.empty())

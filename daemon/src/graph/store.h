@@ -89,6 +89,7 @@ struct RefRecord {
   std::string name;        // see parse::Reference
   std::string qualifier;
   std::string alias;
+  std::string binds;       // see parse::Reference: the variable whose type this names
   std::uint32_t line = 0, column = 0;
   RefStatus status = RefStatus::kPending;
   std::string target;       // node id, "" when none
@@ -196,10 +197,14 @@ class Store {
 
   // References: `pending_refs` for the resolver (imports first when asked),
   // `refs_of_file` for one file, `refs_from` for one node's outbound ones.
-  enum class RefGroup { kImports, kBases, kUses };  // uses: calls and type references
+  // Bases: inherit/implement and the references that type a variable (both
+  // are what members are looked up through); uses: the other calls and types.
+  enum class RefGroup { kImports, kBases, kUses };
   std::vector<RefRecord> pending_refs(RefGroup group);
   bool has_pending_refs();
   std::vector<RefRecord> imports_of_file(const std::string& path);
+  // References that give a variable its type (`binds` set), for typed receivers.
+  std::vector<RefRecord> bindings_of_file(const std::string& path);
   std::vector<RefRecord> refs_of_file(const std::string& path);
   // Every reference, by file and position (for `comp edges`).
   std::vector<RefRecord> all_refs();

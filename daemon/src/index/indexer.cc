@@ -260,6 +260,7 @@ std::vector<graph::RefRecord> to_ref_records(const std::string& path, const std:
     ref.name = reference.name;
     ref.qualifier = reference.qualifier;
     ref.alias = reference.alias;
+    ref.binds = reference.binds;
     ref.line = reference.line;
     ref.column = reference.column;
     refs.push_back(std::move(ref));

@@ -29,7 +29,7 @@ struct Predicate {
 enum class RefRole : std::uint8_t {
   kNone, kCall, kNew, kInherit, kImplement, kType, kReceiver,
   kImportModule, kImportName, kImportAlias, kImportDefault, kImportWildcard, kImportTree, kImportInclude,
-  kImportSubmodule,
+  kImportSubmodule, kBind, kBindField,
 };
 
 RefRole ref_role_of(std::string_view capture) {
@@ -39,7 +39,8 @@ RefRole ref_role_of(std::string_view capture) {
       {"import.module", RefRole::kImportModule}, {"import.name", RefRole::kImportName},
       {"import.alias", RefRole::kImportAlias}, {"import.default", RefRole::kImportDefault},
       {"import.wildcard", RefRole::kImportWildcard}, {"import.tree", RefRole::kImportTree},
-      {"import.include", RefRole::kImportInclude}, {"import.submodule", RefRole::kImportSubmodule}};
+      {"import.include", RefRole::kImportInclude}, {"import.submodule", RefRole::kImportSubmodule},
+      {"bind", RefRole::kBind}, {"bind.field", RefRole::kBindField}};
   for (const auto& [name, role] : kRoles)
     if (capture == name) return role;
   return RefRole::kNone;
@@ -539,6 +540,8 @@ void collect_reference(const CompiledQuery& compiled, const TSQueryMatch& match,
   const TSQueryCapture* target = nullptr;
   const TSQueryCapture *receiver = nullptr, *module = nullptr, *name = nullptr, *alias = nullptr;
   const TSQueryCapture *default_name = nullptr, *tree = nullptr, *include = nullptr, *submodule = nullptr;
+  const TSQueryCapture* bind = nullptr;  // the variable whose type the target names
+  bool field = false;
   bool wildcard = false;
   RefRole role = RefRole::kNone;
   for (std::uint16_t i = 0; i < match.capture_count; ++i) {
@@ -557,6 +560,8 @@ void collect_reference(const CompiledQuery& compiled, const TSQueryMatch& match,
       case RefRole::kImportTree: tree = capture; break;
       case RefRole::kImportInclude: include = capture; break;
       case RefRole::kImportSubmodule: submodule = capture; break;
+      case RefRole::kBind: bind = capture; break;
+      case RefRole::kBindField: bind = capture; field = true; break;
       case RefRole::kNone: break;
     }
   }
@@ -571,6 +576,17 @@ void collect_reference(const CompiledQuery& compiled, const TSQueryMatch& match,
       default: ref.kind = "call"; break;
     }
     if (receiver) ref.qualifier = receiver_text(node_text(receiver->node, source));
+    if (bind) {
+      // "x" for a local or parameter; ".x" for a member of the enclosing
+      // class (a field, `self.x = ...`, `this.x = ...`).
+      std::string text = receiver_text(node_text(bind->node, source));
+      if (text.rfind("self.", 0) == 0 || text.rfind("this.", 0) == 0) {
+        text = text.substr(4);
+      } else if (field) {
+        text = "." + text;
+      }
+      if (text != "?" && text.find('.', 1) == std::string::npos) ref.binds = std::move(text);
+    }
     set_position(ref, target->node);
     out.push_back(std::move(ref));
     return;
@@ -703,6 +719,7 @@ std::vector<Reference> assign_references(std::vector<Reference> refs, const std:
     if (ref.kind == "import") {
       if (!imports.insert(ref.qualifier + '\0' + ref.name + '\0' + ref.alias).second) continue;
     } else if (!out.empty() && out.back().kind != "import" && out.back().byte == ref.byte) {
+      if (out.back().binds.empty()) out.back().binds = ref.binds;
       continue;
     }
     out.push_back(std::move(ref));

@@ -42,6 +42,8 @@ struct Reference {
                           // "this.items", "" for a bare name, "?" for a complex expression);
                           // import: the module as written ("./util", "..pkg.mod", "fmt", "crate::a")
   std::string alias;      // import: the local name it binds when that differs from `name`
+  std::string binds;      // call/reference: the variable this names the type of ("x" in `x: Foo`
+                          // or `x = Foo()`; ".x" for a member: a field, `self.x = Foo()`)
   std::uint32_t line = 0, column = 0;
   std::uint32_t byte = 0;
   int from = -1;          // index of the innermost enclosing symbol, -1 for top-level code

@@ -230,6 +230,12 @@ class Resolver {
     return imports_.emplace(path, store_.imports_of_file(path)).first->second;
   }
 
+  const std::vector<RefRecord>& bindings_of(const std::string& path) {
+    auto found = bindings_.find(path);
+    if (found != bindings_.end()) return found->second;
+    return bindings_.emplace(path, store_.bindings_of_file(path)).first->second;
+  }
+
   const std::vector<RefRecord>& bases_of(const std::string& node_id) {
     auto found = bases_.find(node_id);
     if (found != bases_.end()) return found->second;
@@ -611,9 +617,15 @@ class Resolver {
     std::vector<const NodeRecord*> found;
     std::string suffix = "." + owner.name + "." + name;
     std::string owner_dir = dir_of(owner.file_path);
+    // Declarations merge (TypeScript's `interface X` + `namespace X`, a
+    // class and its namespace): members of any same-named sibling count.
+    std::set<std::string> owners{owner.id};
+    for (const NodeRecord& sibling : named(owner.name))
+      if (sibling.file_path == owner.file_path && sibling.parent_id == owner.parent_id && sibling.kind != "file")
+        owners.insert(sibling.id);
     for (const NodeRecord& candidate : named(name)) {
       if (candidate.kind == "file") continue;
-      bool member = candidate.parent_id == owner.id;
+      bool member = owners.count(candidate.parent_id) > 0;
       if (!member && !candidate.parent_id.empty()) {
         const NodeRecord* parent = node(candidate.parent_id);
         member = parent && parent->kind == "impl" && parent->name == owner.name && dir_of(parent->file_path) == owner_dir;
@@ -817,8 +829,69 @@ class Resolver {
     return out;
   }
 
+  // The type of a receiver that is a variable with a known type in scope:
+  // a local or parameter ("x"), or a member of the enclosing class
+  // ("this.x", "self.x"). Null when unknown or when the scope gives two.
+  const NodeRecord* receiver_type(const RefRecord& ref, const std::string& q) {
+    std::string key;
+    bool member = false;
+    if ((q.rfind("this.", 0) == 0 || q.rfind("self.", 0) == 0) && q.find('.', 5) == std::string::npos) {
+      key = "." + q.substr(5);
+      member = true;
+    } else if (q.find('.') == std::string::npos && q != "?") {
+      key = q;
+    } else {
+      return nullptr;
+    }
+    const std::vector<RefRecord>& bindings = bindings_of(ref.file_path);
+    if (bindings.empty()) return nullptr;
+    const NodeRecord* from = node(ref.from_node);
+    std::vector<const RefRecord*> matches;
+    if (member) {
+      const NodeRecord* owner = enclosing_container(from);
+      if (!owner) return nullptr;
+      for (const RefRecord& binding : bindings) {
+        if (binding.binds != key) continue;
+        const NodeRecord* at = enclosing_container(node(binding.from_node));
+        if (at && at->id == owner->id) matches.push_back(&binding);
+      }
+    } else {
+      // The innermost scope of `from` (up to the file) that binds the name.
+      for (const NodeRecord* at = from; at && matches.empty();) {
+        for (const RefRecord& binding : bindings)
+          if (binding.binds == key && binding.from_node == at->id) matches.push_back(&binding);
+        if (at->kind == "file") break;
+        at = at->parent_id.empty() ? node(ref.file_path) : node(at->parent_id);
+      }
+    }
+    const NodeRecord* type = nullptr;
+    for (const RefRecord* binding : matches) {
+      if (binding->status != RefStatus::kResolved || binding->target.empty()) return nullptr;
+      const NodeRecord* target = node(binding->target);
+      if (target && !is_container(target->kind)) {
+        // `const ILogger = Symbol()` beside `interface ILogger`: the type is the interface.
+        const NodeRecord* merged = nullptr;
+        for (const NodeRecord& sibling : named(target->name))
+          if (sibling.file_path == target->file_path && sibling.parent_id == target->parent_id &&
+              is_container(sibling.kind))
+            merged = &sibling;
+        target = merged;
+      }
+      if (!target) return nullptr;
+      if (type && type->id != target->id) return nullptr;
+      type = target;
+    }
+    return type;
+  }
+
   Resolution resolve_name(const RefRecord& ref, Family family) {
     const std::string& q = ref.qualifier;
+    if (!q.empty()) {
+      if (const NodeRecord* type = receiver_type(ref, q)) {
+        if (std::optional<std::string> member = member_of(*owner_type(type), ref.name, 0)) return resolved(*member);
+        return unresolved();
+      }
+    }
     if (q.empty()) return lookup_bare(ref, ref.name, ref.kind, family);
     if (q == "?") return unresolved();
     if (q == "self" || q == "this" || q == "cls" || q == "Self" || q == "super" || q == "base") {
@@ -872,6 +945,7 @@ class Resolver {
   std::unordered_map<std::string, std::unique_ptr<NodeRecord>> nodes_;
   std::unordered_map<std::string, std::vector<RefRecord>> imports_;
   std::unordered_map<std::string, std::vector<RefRecord>> bases_;
+  std::unordered_map<std::string, std::vector<RefRecord>> bindings_;
 };
 
 Resolution current(const RefRecord& ref) { return {ref.status, ref.target, ref.target_path, ref.candidates}; }

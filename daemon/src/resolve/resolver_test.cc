@@ -102,6 +102,39 @@ TEST(Resolver, TypeScriptPathsIndexFilesReExportsAndClasses) {
   EXPECT_EQ(edges(tree.root(), "reference")["src/main.ts:5 Sq"], "src/app/model.ts::Square");
 }
 
+TEST(Resolver, TypedReceiversFieldsParametersAndMergedDeclarations) {
+  TempTree tree("resolve-typed");
+  tree.write("svc.ts",
+             "export interface Logger { warn(m: string): void }\nexport const Logger = Symbol('Logger');\n"
+             "export class Emitter { fire() {} }\n"
+             "export interface Disposable { dispose(): void }\n"
+             "export namespace Disposable { export function create(): Disposable { return { dispose() {} }; } }\n");
+  tree.write("user.ts",
+             "import { Logger, Emitter, Disposable } from './svc';\n"
+             "export class User {\n  @inject(Logger) protected readonly logger: Logger;\n"
+             "  protected readonly emitter = new Emitter();\n  constructor(private readonly other: Emitter) {}\n"
+             "  go(e: Emitter) {\n    this.logger.warn('x');\n    this.emitter.fire();\n    this.other.fire();\n"
+             "    e.fire();\n    const local = new Emitter();\n    local.fire();\n    Disposable.create();\n  }\n}\n");
+  tree.write("py/models.py", "class Engine:\n    def run(self): pass\n");
+  tree.write("py/app.py",
+             "from .models import Engine\n"
+             "class App:\n    engine: Engine\n    def __init__(self):\n        self.spare = Engine()\n"
+             "    def go(self, other: Engine):\n        self.engine.run()\n        self.spare.run()\n        other.run()\n"
+             "        e = Engine()\n        e.run()\n");
+  index_tree(tree);
+  auto calls = edges(tree.root());
+  EXPECT_EQ(calls["user.ts:7 this.logger.warn"], "svc.ts::Logger.warn");  // the interface beside the const
+  EXPECT_EQ(calls["user.ts:8 this.emitter.fire"], "svc.ts::Emitter.fire");  // field initialised with `new`
+  EXPECT_EQ(calls["user.ts:9 this.other.fire"], "svc.ts::Emitter.fire");    // parameter property
+  EXPECT_EQ(calls["user.ts:10 e.fire"], "svc.ts::Emitter.fire");            // annotated parameter
+  EXPECT_EQ(calls["user.ts:12 local.fire"], "svc.ts::Emitter.fire");        // `const x = new C()`
+  EXPECT_EQ(calls["user.ts:13 Disposable.create"], "svc.ts::Disposable.create");  // interface + namespace
+  EXPECT_EQ(calls["py/app.py:7 self.engine.run"], "py/models.py::Engine.run");  // class-level annotation
+  EXPECT_EQ(calls["py/app.py:8 self.spare.run"], "py/models.py::Engine.run");   // self.x = C()
+  EXPECT_EQ(calls["py/app.py:9 other.run"], "py/models.py::Engine.run");        // annotated parameter
+  EXPECT_EQ(calls["py/app.py:11 e.run"], "py/models.py::Engine.run");           // x = C()
+}
+
 TEST(Resolver, GoModulesAndPackages) {
   TempTree tree("resolve-go");
   tree.write("go.mod", "module example.com/shop\n\ngo 1.22\n");

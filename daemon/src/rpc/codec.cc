@@ -78,7 +78,7 @@ nlohmann::json to_json(const parse::ParseResult& result) {
   nlohmann::json references = nlohmann::json::array();
   for (const auto& ref : result.references)
     references.push_back({{"kind", ref.kind}, {"name", ref.name}, {"qualifier", ref.qualifier},
-                          {"alias", ref.alias}, {"line", ref.line}, {"column", ref.column},
+                          {"alias", ref.alias}, {"binds", ref.binds}, {"line", ref.line}, {"column", ref.column},
                           {"from", ref.from >= 0 ? nlohmann::json(result.symbols[static_cast<std::size_t>(ref.from)].scope)
                                                  : nlohmann::json(nullptr)}});
   return {{"symbols", symbols}, {"references", references}, {"errors", result.errors},
@@ -100,7 +100,7 @@ nlohmann::json to_json(const graph::RefRecord& ref, const graph::NodeRecord* tar
   nlohmann::json null;
   return {{"from", ref.from_node}, {"to", target ? nlohmann::json(target->id) : null}, {"kind", ref.kind},
           {"file", ref.file_path}, {"line", ref.line}, {"column", ref.column}, {"name", ref.name},
-          {"qualifier", ref.qualifier}, {"alias", ref.alias}, {"status", to_string(ref.status)},
+          {"qualifier", ref.qualifier}, {"alias", ref.alias}, {"binds", ref.binds}, {"status", to_string(ref.status)},
           {"candidates", ref.candidates},
           {"to_path", ref.target_path.empty() ? null : nlohmann::json(ref.target_path)},
           {"to_file", target ? nlohmann::json(target->file_path) : null},
