@@ -84,7 +84,6 @@ CREATE INDEX refs_by_file ON refs(file_path);
 CREATE INDEX refs_by_name ON refs(name);
 CREATE INDEX refs_by_head ON refs(head) WHERE head != '';
 CREATE INDEX refs_by_target ON refs(target) WHERE target IS NOT NULL;
-CREATE INDEX refs_by_from ON refs(from_node);
 CREATE INDEX refs_pending ON refs(kind) WHERE status = 0;
 CREATE VIEW edges AS SELECT from_node, target AS to_node, kind, file_path, line, "column" FROM refs
     WHERE target IS NOT NULL;
@@ -371,7 +370,7 @@ struct Store::Statements {
                              " FROM refs WHERE file_path = ?1 AND kind = 'import' ORDER BY id").c_str()),
         refs_of_file(db, (std::string("SELECT ") + kRefColumns + " FROM refs WHERE file_path = ?1 ORDER BY id").c_str()),
         all_refs(db, (std::string("SELECT ") + kRefColumns + " FROM refs ORDER BY file_path, line, \"column\"").c_str()),
-        refs_from(db, (std::string("SELECT ") + kRefColumns + " FROM refs WHERE from_node = ?1 ORDER BY id").c_str()),
+        refs_from(db, (std::string("SELECT ") + kRefColumns + " FROM refs WHERE file_path = ?1 AND from_node = ?2 ORDER BY id").c_str()),
         refs_to(db, (std::string("SELECT ") + kRefColumns +
                      " FROM refs WHERE target = ?1 ORDER BY file_path, line, \"column\"").c_str()),
         open_refs_named(db, (std::string("SELECT ") + kRefColumns +
@@ -565,7 +564,11 @@ std::vector<RefRecord> Store::refs_of_file(const std::string& path) {
 std::vector<RefRecord> Store::all_refs() { return read_refs(statements_->all_refs); }
 
 std::vector<RefRecord> Store::refs_from(const std::string& node_id) {
-  statements_->refs_from.bind(1, node_id);
+  // A node's references are in its own file: "<path>::<name>", or the path
+  // itself for a file's node (qualified names never hold "::").
+  std::size_t separator = node_id.rfind("::");
+  std::string path = separator == std::string::npos ? node_id : node_id.substr(0, separator);
+  statements_->refs_from.bind(1, path).bind(2, node_id);
   return read_refs(statements_->refs_from);
 }
 

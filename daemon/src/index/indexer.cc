@@ -251,6 +251,9 @@ std::vector<graph::RefRecord> to_ref_records(const std::string& path, const std:
   std::vector<graph::RefRecord> refs;
   refs.reserve(references.size());
   for (const parse::Reference& reference : references) {
+    // A call on an expression's result (`f().g()`, `a[0].m()`) names no
+    // definition that could be found without types: not worth a row.
+    if (reference.qualifier == "?" && reference.binds.empty()) continue;
     graph::RefRecord ref;
     ref.file_path = path;
     ref.from_node = reference.from >= 0 && static_cast<std::size_t>(reference.from) < nodes.size()
