@@ -343,6 +343,10 @@ struct Store::Statements {
         old_names(db,
                   "SELECT name FROM nodes WHERE file_path = ?1 UNION SELECT CASE WHEN alias != '' THEN alias ELSE "
                   "name END FROM refs WHERE file_path = ?1 AND kind = 'import'"),
+        interface_of(db,
+                     "SELECT id, name, kind, coalesce(parent_id, ''), CAST(is_exported AS TEXT), coalesce(scope, '') "
+                     "FROM nodes WHERE file_path = ?1 UNION ALL SELECT kind, from_node, name, qualifier, alias, binds "
+                     "FROM refs WHERE file_path = ?1 AND (kind IN ('import', 'inherit', 'implement') OR binds != '')"),
         mark_name(db, "UPDATE refs SET status = 0 WHERE name = ?1 AND status != 0"),
         mark_head(db, "UPDATE refs SET status = 0 WHERE head = ?1 AND head != '' AND status != 0"),
         mark_imports(db, "UPDATE refs SET status = 0 WHERE kind = 'import' AND status != 0"),
@@ -355,13 +359,13 @@ struct Store::Statements {
                        "UPDATE refs SET status = ?2, target = nullif(?3, ''), target_path = nullif(?4, ''), "
                        "candidates = ?5 WHERE id = ?1"),
         pending_imports(db, (std::string("SELECT ") + kRefColumns +
-                             " FROM refs WHERE status = 0 AND kind = 'import' ORDER BY file_path, id").c_str()),
+                             " FROM refs WHERE status = 0 AND kind = 'import' ORDER BY id LIMIT ?1").c_str()),
         pending_bases(db, (std::string("SELECT ") + kRefColumns +
                            " FROM refs WHERE status = 0 AND (kind IN ('inherit', 'implement') OR binds != '') ORDER BY "
-                           "file_path, id")
+                           "id LIMIT ?1")
                               .c_str()),
         pending_uses(db, (std::string("SELECT ") + kRefColumns +
-                          " FROM refs WHERE status = 0 AND kind IN ('call', 'reference') AND binds = '' ORDER BY file_path, id")
+                          " FROM refs WHERE status = 0 AND kind IN ('call', 'reference') AND binds = '' ORDER BY id LIMIT ?1")
                              .c_str()),
         bindings_of_file(db, (std::string("SELECT ") + kRefColumns +
                               " FROM refs WHERE file_path = ?1 AND binds != '' ORDER BY id").c_str()),
@@ -383,7 +387,7 @@ struct Store::Statements {
   Statement delete_symbol_text, delete_nodes, delete_refs, file_rowid, delete_file_text, delete_file;
   Statement upsert_file, insert_node, insert_symbol_text, insert_file_text, touch_file;
   Statement file_states, all_files, one_file, nodes_of_file, symbols, one_node, nodes_named;
-  Statement insert_ref, old_names, mark_name, mark_head, mark_imports, mark_file, mark_file_names, mark_file_uses, set_resolution;
+  Statement insert_ref, old_names, interface_of, mark_name, mark_head, mark_imports, mark_file, mark_file_names, mark_file_uses, set_resolution;
   Statement pending_imports, pending_bases, pending_uses, bindings_of_file, any_pending, imports_of_file, refs_of_file, all_refs, refs_from, refs_to, open_refs_named, dependents_count;
 };
 
@@ -534,10 +538,12 @@ std::vector<RefRecord> read_refs(Statement& statement) {
 
 }  // namespace
 
-std::vector<RefRecord> Store::pending_refs(RefGroup group) {
-  return read_refs(group == RefGroup::kImports ? statements_->pending_imports
-                   : group == RefGroup::kBases ? statements_->pending_bases
-                                               : statements_->pending_uses);
+std::vector<RefRecord> Store::pending_refs(RefGroup group, std::size_t limit) {
+  Statement& statement = group == RefGroup::kImports ? statements_->pending_imports
+                         : group == RefGroup::kBases ? statements_->pending_bases
+                                                     : statements_->pending_uses;
+  statement.bind(1, static_cast<std::int64_t>(limit));
+  return read_refs(statement);
 }
 
 bool Store::has_pending_refs() {
@@ -678,6 +684,27 @@ bool Batch::clear_file(const std::string& path) {
   return true;
 }
 
+static std::string interface_key(std::string_view a, std::string_view b, std::string_view c, std::string_view d,
+                          std::string_view e, std::string_view f) {
+  std::string key;
+  for (std::string_view part : {a, b, c, d, e, f}) {
+    key.append(part);
+    key.push_back('\x1f');
+  }
+  return key;
+}
+
+std::vector<std::string> Batch::interface_of(const std::string& path) {
+  std::vector<std::string> keys;
+  Statement& statement = store_.statements_->interface_of;
+  ResetOnExit reset{statement};
+  statement.bind(1, path);
+  while (statement.step())
+    keys.push_back(interface_key(statement.text(0), statement.text(1), statement.text(2), statement.text(3),
+                                 statement.text(4), statement.text(5)));
+  return keys;
+}
+
 // Remembers the names a file defines or binds (before and after a change):
 // references elsewhere with one of them as name or receiver are re-resolved.
 void Batch::collect_names(const std::string& path) {
@@ -690,7 +717,23 @@ void Batch::collect_names(const std::string& path) {
 void Batch::put_file(const FileRecord& file, const std::vector<NodeRecord>& nodes, std::string_view text,
                      const std::vector<RefRecord>& refs) {
   auto& s = *store_.statements_;
-  collect_names(file.path);
+  // What other files' references can depend on: the file's definitions
+  // (ids, kinds, nesting, export) and the imports, bases and typed variables
+  // it declares. When an edit leaves these as they were (a body, a comment),
+  // nothing elsewhere needs resolving again: only the file's own references.
+  std::vector<std::string> before = interface_of(file.path);
+  std::vector<std::string> after;
+  after.reserve(nodes.size() + refs.size());
+  for (const NodeRecord& node : nodes)
+    after.push_back(interface_key(node.id, node.name, node.kind, node.parent_id, node.is_exported ? "1" : "0", node.scope));
+  for (const RefRecord& ref : refs)
+    if (ref.kind == "import" || ref.kind == "inherit" || ref.kind == "implement" || !ref.binds.empty())
+      after.push_back(interface_key(ref.kind, ref.from_node, ref.name, ref.qualifier, ref.alias, ref.binds));
+  std::sort(before.begin(), before.end());
+  std::sort(after.begin(), after.end());
+  bool same_interface = before == after;
+  std::size_t names_before = changed_names_.size();
+  if (!same_interface) collect_names(file.path);
   if (!clear_file(file.path)) files_added_or_removed_ = true;
   std::int64_t file_rowid = 0;
   {
@@ -722,6 +765,7 @@ void Batch::put_file(const FileRecord& file, const std::vector<NodeRecord>& node
     insert.bind(8, std::int64_t{ref.line}).bind(9, std::int64_t{ref.column}).bind(10, ref.binds).run();
     if (ref.kind == "import") changed_names_.push_back(ref.alias.empty() ? ref.name : ref.alias);
   }
+  if (same_interface) changed_names_.resize(names_before);
   if (!text.empty() || file.skip_reason.empty())
     s.insert_file_text.bind(1, file_rowid).bind(2, file.path).bind(3, text).run();
 }

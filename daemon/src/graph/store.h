@@ -163,6 +163,7 @@ class Batch {
  private:
   bool clear_file(const std::string& path);
   void collect_names(const std::string& path);
+  std::vector<std::string> interface_of(const std::string& path);
   Store& store_;
   bool done_ = false;
   bool files_added_or_removed_ = false;
@@ -200,7 +201,8 @@ class Store {
   // Bases: inherit/implement and the references that type a variable (both
   // are what members are looked up through); uses: the other calls and types.
   enum class RefGroup { kImports, kBases, kUses };
-  std::vector<RefRecord> pending_refs(RefGroup group);
+  // At most `limit` of them, oldest first.
+  std::vector<RefRecord> pending_refs(RefGroup group, std::size_t limit);
   bool has_pending_refs();
   std::vector<RefRecord> imports_of_file(const std::string& path);
   // References that give a variable its type (`binds` set), for typed receivers.

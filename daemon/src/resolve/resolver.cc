@@ -151,16 +151,14 @@ std::optional<const NodeRecord*> single(const std::vector<const NodeRecord*>& no
   return std::nullopt;
 }
 
-// The index, read through the store with caches: one Resolver lives for one
-// resolve pass, during which the index does not change except for the
-// resolutions it writes.
-class Resolver {
- public:
-  Resolver(graph::Store& store, const fs::path& root) : store_(store), project_(root) {
-    for (const graph::FileRecord& file : store_.files()) {
+// The workspace's files and project files, read once per resolve pass
+// (they do not change while it runs).
+struct Workspace {
+  explicit Workspace(graph::Store& store, const fs::path& root) : project(root) {
+    for (const graph::FileRecord& file : store.files()) {
       if (!file.skip_reason.empty()) continue;
-      languages_[file.path] = file.language;
-      dirs_[dir_of(file.path)].push_back(file.path);
+      languages[file.path] = file.language;
+      dirs[dir_of(file.path)].push_back(file.path);
       if (!file.language.empty()) {
         std::string module = module_key(file.path);
         // Every dotted suffix ("c", "b.c", "a.b.c") finds the file: source
@@ -169,7 +167,7 @@ class Resolver {
         while (true) {
           std::size_t dot = module.rfind('.', pos == 0 ? 0 : pos - 1);
           std::string suffix = dot == std::string::npos ? module : module.substr(dot + 1);
-          modules_[suffix].push_back(file.path);
+          modules[suffix].push_back(file.path);
           if (dot == std::string::npos || dot == 0) break;
           pos = dot;
         }
@@ -177,17 +175,10 @@ class Resolver {
       std::string_view base = std::string_view(file.path).substr(file.path.rfind('/') + 1);
       if (base == "go.mod" || base == "Cargo.toml" || base == "package.json" || base == "tsconfig.json" ||
           base == "jsconfig.json")
-        project_.add(file.path);
+        project.add(file.path);
     }
   }
 
-  Resolution resolve(const RefRecord& ref) {
-    Family family = family_of(language(ref.file_path));
-    if (ref.kind == "import") return resolve_import(ref, family, 0);
-    return resolve_name(ref, family);
-  }
-
- private:
   // "a/b/c.py" -> "a.b.c", "pkg/__init__.py" -> "pkg", "x/mod.rs" -> "x.mod".
   static std::string module_key(const std::string& path) {
     std::string key = path;
@@ -200,6 +191,30 @@ class Resolver {
     std::replace(key.begin(), key.end(), '/', '.');
     return key;
   }
+
+  Project project;
+  std::unordered_map<std::string, std::string> languages;
+  std::unordered_map<std::string, std::vector<std::string>> dirs;
+  std::unordered_map<std::string, std::vector<std::string>> modules;  // dotted suffix -> files
+};
+
+// The index, read through the store with caches: one Resolver lives for one
+// resolve pass, during which the index does not change except for the
+// resolutions it writes.
+class Resolver {
+ public:
+  Resolver(graph::Store& store, const Workspace& workspace)
+      : store_(store), project_(workspace.project), languages_(workspace.languages), dirs_(workspace.dirs),
+        modules_(workspace.modules) {}
+
+  Resolution resolve(const RefRecord& ref) {
+    Family family = family_of(language(ref.file_path));
+    if (ref.kind == "import") return resolve_import(ref, family, 0);
+    return resolve_name(ref, family);
+  }
+
+ private:
+  static std::string module_key(const std::string& path) { return Workspace::module_key(path); }
 
   std::string language(const std::string& path) {
     auto found = languages_.find(path);
@@ -712,7 +727,7 @@ class Resolver {
       if (is_file(resolution.target_path)) {
         if (std::optional<std::string> target = lookup_export(resolution.target_path, name, family, 1)) found.insert(*target);
       } else if (is_dir(resolution.target_path)) {
-        for (const std::string& file : dirs_[resolution.target_path]) {
+        for (const std::string& file : dirs_.at(resolution.target_path)) {
           std::int64_t count = 0;
           if (std::optional<const NodeRecord*> one = single(top_level(file, name), &count)) found.insert((*one)->id);
         }
@@ -937,10 +952,10 @@ class Resolver {
   }
 
   graph::Store& store_;
-  Project project_;
-  std::unordered_map<std::string, std::string> languages_;
-  std::unordered_map<std::string, std::vector<std::string>> dirs_;
-  std::unordered_map<std::string, std::vector<std::string>> modules_;  // dotted suffix -> files
+  const Project& project_;
+  const std::unordered_map<std::string, std::string>& languages_;
+  const std::unordered_map<std::string, std::vector<std::string>>& dirs_;
+  const std::unordered_map<std::string, std::vector<std::string>>& modules_;  // dotted suffix -> files
   std::unordered_map<std::string, std::vector<NodeRecord>> named_;
   std::unordered_map<std::string, std::unique_ptr<NodeRecord>> nodes_;
   std::unordered_map<std::string, std::vector<RefRecord>> imports_;
@@ -982,13 +997,20 @@ ResolveSummary resolve_pending(graph::Store& store, const fs::path& root) {
   // imports first (where names come from), then bases (where members come
   // from), then the rest. When an import or a base of a file now leads
   // elsewhere, the references that may depend on it become pending again.
+  // Each step works in chunks (one transaction and one Resolver each), so
+  // that memory stays bounded whatever the number of references.
+  constexpr std::size_t kChunk = 40000;
+  std::optional<Workspace> workspace_storage;
   for (int round = 0; round < 8; ++round) {
     if (!store.has_pending_refs()) break;
-    std::vector<RefRecord> imports = store.pending_refs(graph::Store::RefGroup::kImports);
+    if (!workspace_storage) workspace_storage.emplace(store, root);
+    const Workspace& workspace = *workspace_storage;
     ++summary.rounds;
-    if (!imports.empty()) {
+    for (;;) {
+      std::vector<RefRecord> imports = store.pending_refs(graph::Store::RefGroup::kImports, kChunk);
+      if (imports.empty()) break;
       std::set<std::string> moved;
-      Resolver resolver(store, root);
+      Resolver resolver(store, workspace);
       graph::Batch batch(store);
       for (const RefRecord& ref : imports) {
         Resolution resolution = resolver.resolve(ref);
@@ -999,10 +1021,11 @@ ResolveSummary resolve_pending(graph::Store& store, const fs::path& root) {
       for (const std::string& file : moved) batch.mark_file_pending(file, graph::Batch::kAllButImports);
       batch.commit();
     }
-    std::vector<RefRecord> bases = store.pending_refs(graph::Store::RefGroup::kBases);
-    if (!bases.empty()) {
+    for (;;) {
+      std::vector<RefRecord> bases = store.pending_refs(graph::Store::RefGroup::kBases, kChunk);
+      if (bases.empty()) break;
       std::set<std::string> rebased_files, rebased_classes;
-      Resolver resolver(store, root);
+      Resolver resolver(store, workspace);
       graph::Batch batch(store);
       for (const RefRecord& ref : bases) {
         Resolution resolution = resolver.resolve(ref);
@@ -1013,14 +1036,16 @@ ResolveSummary resolve_pending(graph::Store& store, const fs::path& root) {
         batch.set_resolution(ref.id, resolution);
         count(summary, resolution.status);
       }
-      // Members are looked up through bases: here, and as `Class.member` elsewhere.
+      // Members are looked up through bases and typed variables: here, and
+      // as `Class.member` elsewhere.
       for (const std::string& file : rebased_files) batch.mark_file_pending(file, graph::Batch::kAllButImportsAndBases);
       for (const std::string& name : rebased_classes) batch.mark_receiver_pending(name);
       batch.commit();
     }
-    std::vector<RefRecord> others = store.pending_refs(graph::Store::RefGroup::kUses);
-    if (!others.empty()) {
-      Resolver resolver(store, root);
+    for (;;) {
+      std::vector<RefRecord> others = store.pending_refs(graph::Store::RefGroup::kUses, kChunk);
+      if (others.empty()) break;
+      Resolver resolver(store, workspace);
       graph::Batch batch(store);
       for (const RefRecord& ref : others) {
         Resolution resolution = resolver.resolve(ref);
