@@ -287,11 +287,19 @@ int run_edges_command(const Common& common, const EdgesFilter& filter) {
     if (!filter.kind.empty() && ref.kind != filter.kind) continue;
     if (!filter.status.empty() && comp::rpc::to_string(ref.status) != filter.status) continue;
     const comp::graph::NodeRecord* target = target_of(ref.target);
-    if (common.json) {
-      out.push_back(comp::rpc::to_json(ref, target));
+    if (common.json) {  // one object per site
+      comp::graph::RefRecord site = ref;
+      site.more_sites.clear();
+      for (const auto& [line, column] : comp::graph::sites_of(ref)) {
+        site.line = line;
+        site.column = column;
+        out.push_back(comp::rpc::to_json(site, target));
+      }
       continue;
     }
-    std::cout << ref.file_path << ":" << ref.line << ":" << ref.column << "  " << ref.kind << "  "
+    std::cout << ref.file_path << ":" << ref.line << ":" << ref.column
+              << (ref.more_sites.empty() ? "" : " (+" + std::to_string(comp::graph::sites_of(ref).size() - 1) + " more)")
+              << "  " << ref.kind << "  "
               << (ref.qualifier.empty() ? "" : ref.qualifier + (ref.kind == "import" ? " : " : ".")) << ref.name
               << (ref.alias.empty() ? "" : " as " + ref.alias) << "  -> ";
     if (target)

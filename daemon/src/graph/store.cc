@@ -74,13 +74,14 @@ CREATE TABLE refs (
     head TEXT NOT NULL DEFAULT '',
     binds TEXT NOT NULL DEFAULT '',
     line INTEGER NOT NULL,
+    more_sites TEXT NOT NULL DEFAULT '',
     "column" INTEGER NOT NULL,
     status INTEGER NOT NULL DEFAULT 0,
     target TEXT,
     target_path TEXT,
     candidates INTEGER NOT NULL DEFAULT 0
 );
-CREATE INDEX refs_by_file ON refs(file_path);
+CREATE INDEX refs_by_file ON refs(file_path, from_node);
 CREATE INDEX refs_by_name ON refs(name);
 CREATE INDEX refs_by_head ON refs(head) WHERE head != '';
 CREATE INDEX refs_by_target ON refs(target) WHERE target IS NOT NULL;
@@ -198,7 +199,7 @@ NodeRecord read_node(Statement& statement) {
 
 constexpr const char* kRefColumns =
     "id, file_path, from_node, kind, name, qualifier, alias, line, \"column\", status, coalesce(target, ''), "
-    "coalesce(target_path, ''), candidates, binds";
+    "coalesce(target_path, ''), candidates, binds, more_sites";
 
 RefRecord read_ref(Statement& statement) {
   RefRecord ref;
@@ -216,6 +217,7 @@ RefRecord read_ref(Statement& statement) {
   ref.target_path = statement.text(11);
   ref.candidates = statement.integer(12);
   ref.binds = statement.text(13);
+  ref.more_sites = statement.text(14);
   return ref;
 }
 
@@ -339,7 +341,11 @@ struct Store::Statements {
                                                                  "\"column\"").c_str()),
         insert_ref(db,
                    "INSERT INTO refs (file_path, from_node, kind, name, qualifier, alias, head, line, \"column\", "
-                   "binds) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"),
+                   "binds, more_sites, target, target_path, candidates) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
+                   "?10, ?11, nullif(?12, ''), nullif(?13, ''), ?14)"),
+        old_resolutions(db,
+                        "SELECT from_node, kind, name, qualifier, alias, binds, coalesce(target, ''), "
+                        "coalesce(target_path, ''), candidates FROM refs WHERE file_path = ?1"),
         old_names(db,
                   "SELECT name FROM nodes WHERE file_path = ?1 UNION SELECT CASE WHEN alias != '' THEN alias ELSE "
                   "name END FROM refs WHERE file_path = ?1 AND kind = 'import'"),
@@ -361,8 +367,8 @@ struct Store::Statements {
         pending_imports(db, (std::string("SELECT ") + kRefColumns +
                              " FROM refs WHERE status = 0 AND kind = 'import' ORDER BY id LIMIT ?1").c_str()),
         pending_bases(db, (std::string("SELECT ") + kRefColumns +
-                           " FROM refs WHERE status = 0 AND (kind IN ('inherit', 'implement') OR binds != '') ORDER BY "
-                           "id LIMIT ?1")
+                           " FROM refs WHERE status = 0 AND kind IN ('inherit', 'implement', 'call', 'reference') AND "
+                           "(kind IN ('inherit', 'implement') OR binds != '') ORDER BY id LIMIT ?1")
                               .c_str()),
         pending_uses(db, (std::string("SELECT ") + kRefColumns +
                           " FROM refs WHERE status = 0 AND kind IN ('call', 'reference') AND binds = '' ORDER BY id LIMIT ?1")
@@ -387,7 +393,7 @@ struct Store::Statements {
   Statement delete_symbol_text, delete_nodes, delete_refs, file_rowid, delete_file_text, delete_file;
   Statement upsert_file, insert_node, insert_symbol_text, insert_file_text, touch_file;
   Statement file_states, all_files, one_file, nodes_of_file, symbols, one_node, nodes_named;
-  Statement insert_ref, old_names, interface_of, mark_name, mark_head, mark_imports, mark_file, mark_file_names, mark_file_uses, set_resolution;
+  Statement insert_ref, old_resolutions, old_names, interface_of, mark_name, mark_head, mark_imports, mark_file, mark_file_names, mark_file_uses, set_resolution;
   Statement pending_imports, pending_bases, pending_uses, bindings_of_file, any_pending, imports_of_file, refs_of_file, all_refs, refs_from, refs_to, open_refs_named, dependents_count;
 };
 
@@ -507,6 +513,24 @@ std::vector<NodeRecord> Store::nodes_of_file(const std::string& path) {
   ResetOnExit reset{statement};
   statement.bind(1, path);
   while (statement.step()) out.push_back(read_node(statement));
+  return out;
+}
+
+std::vector<std::pair<std::uint32_t, std::uint32_t>> sites_of(const RefRecord& ref) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> out{{ref.line, ref.column}};
+  std::size_t start = 0;
+  const std::string& text = ref.more_sites;
+  while (start < text.size()) {
+    std::size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    std::size_t colon = text.find(':', start);
+    if (colon != std::string::npos && colon < end) {
+      std::uint32_t line = static_cast<std::uint32_t>(std::strtoul(text.c_str() + start, nullptr, 10));
+      std::uint32_t column = static_cast<std::uint32_t>(std::strtoul(text.c_str() + colon + 1, nullptr, 10));
+      out.emplace_back(line, column);
+    }
+    start = end + 1;
+  }
   return out;
 }
 
@@ -734,6 +758,17 @@ void Batch::put_file(const FileRecord& file, const std::vector<NodeRecord>& node
   bool same_interface = before == after;
   std::size_t names_before = changed_names_.size();
   if (!same_interface) collect_names(file.path);
+  // The previous answers of the file's references ride along with the new
+  // rows (still pending): the resolver then sees which answers really moved.
+  std::unordered_map<std::string, Resolution> previous;
+  if (!refs.empty()) {
+    Statement& old = s.old_resolutions;
+    ResetOnExit reset{old};
+    old.bind(1, file.path);
+    while (old.step())
+      previous.emplace(interface_key(old.text(0), old.text(1), old.text(2), old.text(3), old.text(4), old.text(5)),
+                       Resolution{RefStatus::kPending, old.text(6), old.text(7), old.integer(8)});
+  }
   if (!clear_file(file.path)) files_added_or_removed_ = true;
   std::int64_t file_rowid = 0;
   {
@@ -762,7 +797,13 @@ void Batch::put_file(const FileRecord& file, const std::vector<NodeRecord>& node
     Statement& insert = s.insert_ref;
     insert.bind(1, file.path).bind(2, ref.from_node).bind(3, ref.kind).bind(4, ref.name).bind(5, ref.qualifier);
     insert.bind(6, ref.alias).bind(7, ref.kind == "import" ? std::string_view() : qualifier_head(ref.qualifier));
-    insert.bind(8, std::int64_t{ref.line}).bind(9, std::int64_t{ref.column}).bind(10, ref.binds).run();
+    insert.bind(8, std::int64_t{ref.line}).bind(9, std::int64_t{ref.column}).bind(10, ref.binds).bind(11, ref.more_sites);
+    auto before_ref = previous.find(interface_key(ref.from_node, ref.kind, ref.name, ref.qualifier, ref.alias, ref.binds));
+    if (before_ref != previous.end())
+      insert.bind(12, before_ref->second.target).bind(13, before_ref->second.target_path).bind(14, before_ref->second.candidates);
+    else
+      insert.bind(12, std::string_view()).bind(13, std::string_view()).bind(14, std::int64_t{0});
+    insert.run();
     if (ref.kind == "import") changed_names_.push_back(ref.alias.empty() ? ref.name : ref.alias);
   }
   if (same_interface) changed_names_.resize(names_before);

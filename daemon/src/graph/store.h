@@ -90,12 +90,19 @@ struct RefRecord {
   std::string qualifier;
   std::string alias;
   std::string binds;       // see parse::Reference: the variable whose type this names
-  std::uint32_t line = 0, column = 0;
+  std::uint32_t line = 0, column = 0;  // the first site
+  // The same reference written again in the same definition (a function
+  // calling `log` five times is one row): "line:column" of each later site,
+  // space-separated. Resolution is per row; sites are for display.
+  std::string more_sites;
   RefStatus status = RefStatus::kPending;
   std::string target;       // node id, "" when none
   std::string target_path;  // imports: the file or directory the module is in, "" when none
   std::int64_t candidates = 0;
 };
+
+// Every site of a reference row: (line, column), the first one first.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> sites_of(const RefRecord& ref);
 
 // What the resolver writes back for one reference.
 struct Resolution {

@@ -250,6 +250,8 @@ std::vector<graph::RefRecord> to_ref_records(const std::string& path, const std:
                                              const std::vector<parse::Reference>& references) {
   std::vector<graph::RefRecord> refs;
   refs.reserve(references.size());
+  // One row per distinct reference of a definition; later sites join it.
+  std::unordered_map<std::string, std::size_t> rows;
   for (const parse::Reference& reference : references) {
     // A call on an expression's result (`f().g()`, `a[0].m()`) names no
     // definition that could be found without types: not worth a row.
@@ -266,6 +268,15 @@ std::vector<graph::RefRecord> to_ref_records(const std::string& path, const std:
     ref.binds = reference.binds;
     ref.line = reference.line;
     ref.column = reference.column;
+    std::string key = ref.from_node + '\x1f' + ref.kind + '\x1f' + ref.name + '\x1f' + ref.qualifier + '\x1f' +
+                      ref.alias + '\x1f' + ref.binds;
+    auto [found, inserted] = rows.emplace(std::move(key), refs.size());
+    if (!inserted) {
+      graph::RefRecord& row = refs[found->second];
+      if (!row.more_sites.empty()) row.more_sites.push_back(' ');
+      row.more_sites += std::to_string(ref.line) + ":" + std::to_string(ref.column);
+      continue;
+    }
     refs.push_back(std::move(ref));
   }
   return refs;

@@ -63,7 +63,7 @@ std::vector<std::string> snapshot(graph::Store& store) {
   dump("SELECT 'node', id, file_path, name, kind, line, \"column\", end_line, end_column, signature, is_exported, "
        "scope, parent_id FROM nodes ORDER BY id");
   dump("SELECT 'ref', file_path, from_node, kind, name, qualifier, alias, line, \"column\", status, "
-       "coalesce(target, '-'), coalesce(target_path, '-'), candidates FROM refs ORDER BY 2, 8, 9, 4, 5, 7");
+       "coalesce(target, '-'), coalesce(target_path, '-'), candidates, binds, more_sites FROM refs ORDER BY 2, 8, 9, 4, 5, 7");
   dump("SELECT 'fts-symbol', name, signature, scope FROM symbols_fts ORDER BY 2, 3, 4");
   dump("SELECT 'fts-file', path, length(body) FROM files_fts ORDER BY 2");
   return lines;

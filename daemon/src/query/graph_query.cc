@@ -123,8 +123,9 @@ std::vector<Reached> walk(graph::Store& store, const NodeRecord& symbol, bool in
         add_unique(reached.kinds, ref.kind);
         // Lines where the reference is written: in the dependent's file
         // (inbound) or in the symbol's own file (outbound).
-        if (std::find(reached.lines.begin(), reached.lines.end(), ref.line) == reached.lines.end())
-          reached.lines.push_back(ref.line);
+        for (const auto& [line, column] : graph::sites_of(ref))
+          if (std::find(reached.lines.begin(), reached.lines.end(), line) == reached.lines.end())
+            reached.lines.push_back(line);
       }
     }
     frontier = std::move(next);

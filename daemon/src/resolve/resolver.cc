@@ -260,12 +260,25 @@ class Resolver {
     return bases_.emplace(node_id, std::move(bases)).first->second;
   }
 
+  // The definitions named `name` in one file (common names have thousands
+  // of definitions across a repository: look them up by file).
+  const std::vector<const NodeRecord*>& in_file(const std::string& path, const std::string& name) {
+    static const std::vector<const NodeRecord*> kNone;
+    auto found = by_file_.find(name);
+    if (found == by_file_.end()) {
+      auto& index = by_file_[name];
+      for (const NodeRecord& node : named(name)) index[node.file_path].push_back(&node);
+      found = by_file_.find(name);
+    }
+    auto file = found->second.find(path);
+    return file == found->second.end() ? kNone : file->second;
+  }
+
   // Top-level definitions named `name` in a file.
   std::vector<const NodeRecord*> top_level(const std::string& path, const std::string& name) {
     std::vector<const NodeRecord*> out;
-    for (const NodeRecord& node : named(name))
-      if (node.file_path == path && node.kind != "file" && (node.parent_id.empty() || is_namespace(node.parent_id)))
-        out.push_back(&node);
+    for (const NodeRecord* node : in_file(path, name))
+      if (node->kind != "file" && (node->parent_id.empty() || is_namespace(node->parent_id))) out.push_back(node);
     return out;
   }
 
@@ -682,9 +695,8 @@ class Resolver {
     chain.push_back("");
     for (const std::string& scope : chain) {
       std::vector<const NodeRecord*> here;
-      for (const NodeRecord& candidate : named(name))
-        if (candidate.file_path == ref.file_path && candidate.parent_id == scope && candidate.kind != "file")
-          here.push_back(&candidate);
+      for (const NodeRecord* candidate : in_file(ref.file_path, name))
+        if (candidate->parent_id == scope && candidate->kind != "file") here.push_back(candidate);
       if (scope.empty()) {
         for (const NodeRecord* nested : top_level(ref.file_path, name))
           if (!nested->parent_id.empty()) here.push_back(nested);
@@ -961,6 +973,7 @@ class Resolver {
   std::unordered_map<std::string, std::vector<RefRecord>> imports_;
   std::unordered_map<std::string, std::vector<RefRecord>> bases_;
   std::unordered_map<std::string, std::vector<RefRecord>> bindings_;
+  std::unordered_map<std::string, std::unordered_map<std::string, std::vector<const NodeRecord*>>> by_file_;
 };
 
 Resolution current(const RefRecord& ref) { return {ref.status, ref.target, ref.target_path, ref.candidates}; }
