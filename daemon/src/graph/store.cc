@@ -365,13 +365,13 @@ struct Store::Statements {
                        "UPDATE refs SET status = ?2, target = nullif(?3, ''), target_path = nullif(?4, ''), "
                        "candidates = ?5 WHERE id = ?1"),
         pending_imports(db, (std::string("SELECT ") + kRefColumns +
-                             " FROM refs WHERE status = 0 AND kind = 'import' ORDER BY id LIMIT ?1").c_str()),
+                             " FROM refs WHERE status = 0 AND kind = 'import' LIMIT ?1").c_str()),
         pending_bases(db, (std::string("SELECT ") + kRefColumns +
                            " FROM refs WHERE status = 0 AND kind IN ('inherit', 'implement', 'call', 'reference') AND "
-                           "(kind IN ('inherit', 'implement') OR binds != '') ORDER BY id LIMIT ?1")
+                           "(kind IN ('inherit', 'implement') OR binds != '') LIMIT ?1")
                               .c_str()),
         pending_uses(db, (std::string("SELECT ") + kRefColumns +
-                          " FROM refs WHERE status = 0 AND kind IN ('call', 'reference') AND binds = '' ORDER BY id LIMIT ?1")
+                          " FROM refs WHERE status = 0 AND kind IN ('call', 'reference') AND binds = '' LIMIT ?1")
                              .c_str()),
         bindings_of_file(db, (std::string("SELECT ") + kRefColumns +
                               " FROM refs WHERE file_path = ?1 AND binds != '' ORDER BY id").c_str()),
@@ -540,6 +540,25 @@ std::optional<NodeRecord> Store::node(const std::string& id) {
   statement.bind(1, id);
   if (!statement.step()) return std::nullopt;
   return read_node(statement);
+}
+
+std::vector<NodeRecord> Store::all_nodes() {
+  std::vector<NodeRecord> out;
+  Statement statement(db_, (std::string("SELECT ") + kNodeColumns + " FROM nodes ORDER BY file_path, line, \"column\"").c_str());
+  while (statement.step()) out.push_back(read_node(statement));
+  return out;
+}
+
+std::vector<RefRecord> Store::all_imports() {
+  Statement statement(db_, (std::string("SELECT ") + kRefColumns + " FROM refs WHERE kind = 'import' ORDER BY id").c_str());
+  std::vector<RefRecord> out;
+  while (statement.step()) out.push_back(read_ref(statement));
+  return out;
+}
+
+std::int64_t Store::pending_count() {
+  Statement statement(db_, "SELECT count(*) FROM refs WHERE status = 0");
+  return statement.step() ? statement.integer(0) : 0;
 }
 
 std::vector<NodeRecord> Store::nodes_named(const std::string& name) {

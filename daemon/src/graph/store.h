@@ -201,6 +201,10 @@ class Store {
   std::vector<NodeRecord> symbols(const SymbolFilter& filter);
   std::vector<NodeRecord> nodes_of_file(const std::string& path);
   std::optional<NodeRecord> node(const std::string& id);
+  // Every node, every import: for resolving many references at once.
+  std::vector<NodeRecord> all_nodes();
+  std::vector<RefRecord> all_imports();
+  std::int64_t pending_count();
   std::vector<NodeRecord> nodes_named(const std::string& name);
 
   // References: `pending_refs` for the resolver (imports first when asked),
@@ -208,7 +212,7 @@ class Store {
   // Bases: inherit/implement and the references that type a variable (both
   // are what members are looked up through); uses: the other calls and types.
   enum class RefGroup { kImports, kBases, kUses };
-  // At most `limit` of them, oldest first.
+  // At most `limit` of them, in no particular order (resolution does not depend on it).
   std::vector<RefRecord> pending_refs(RefGroup group, std::size_t limit);
   bool has_pending_refs();
   std::vector<RefRecord> imports_of_file(const std::string& path);

@@ -192,7 +192,27 @@ struct Workspace {
     return key;
   }
 
+  // Many references to resolve (a first index): every node and import in
+  // memory beats one query per name. Few (an edit): queries, as needed.
+  void preload(graph::Store& store) {
+    bulk = true;
+    for (NodeRecord& node : store.all_nodes()) {
+      std::string name = node.name;
+      by_name[name].push_back(std::move(node));
+    }
+    for (auto& [name, list] : by_name)
+      for (const NodeRecord& node : list) by_id.emplace(node.id, &node);
+    for (RefRecord& ref : store.all_imports()) {
+      std::string path = ref.file_path;
+      imports_by_file[path].push_back(std::move(ref));
+    }
+  }
+
   Project project;
+  bool bulk = false;
+  std::unordered_map<std::string, std::vector<NodeRecord>> by_name;
+  std::unordered_map<std::string, const NodeRecord*> by_id;
+  std::unordered_map<std::string, std::vector<RefRecord>> imports_by_file;
   std::unordered_map<std::string, std::string> languages;
   std::unordered_map<std::string, std::vector<std::string>> dirs;
   std::unordered_map<std::string, std::vector<std::string>> modules;  // dotted suffix -> files
@@ -203,9 +223,12 @@ struct Workspace {
 // resolutions it writes.
 class Resolver {
  public:
-  Resolver(graph::Store& store, const Workspace& workspace)
-      : store_(store), project_(workspace.project), languages_(workspace.languages), dirs_(workspace.dirs),
-        modules_(workspace.modules) {}
+  // `settled_bases`: base classes and typed variables are resolved (false
+  // while they are being resolved: lookups through them wait for the next
+  // step, so that no answer depends on the order of resolution).
+  Resolver(graph::Store& store, const Workspace& workspace, bool settled_bases)
+      : store_(store), workspace_(workspace), project_(workspace.project), languages_(workspace.languages), dirs_(workspace.dirs),
+        modules_(workspace.modules), settled_bases_(settled_bases) {}
 
   Resolution resolve(const RefRecord& ref) {
     Family family = family_of(language(ref.file_path));
@@ -224,12 +247,21 @@ class Resolver {
   bool is_dir(const std::string& path) { return dirs_.count(path) > 0; }
 
   const std::vector<NodeRecord>& named(const std::string& name) {
+    static const std::vector<NodeRecord> kNone;
+    if (workspace_.bulk) {
+      auto in_memory = workspace_.by_name.find(name);
+      return in_memory == workspace_.by_name.end() ? kNone : in_memory->second;
+    }
     auto found = named_.find(name);
     if (found != named_.end()) return found->second;
     return named_.emplace(name, store_.nodes_named(name)).first->second;
   }
 
   const NodeRecord* node(const std::string& id) {
+    if (workspace_.bulk) {
+      auto in_memory = workspace_.by_id.find(id);
+      return in_memory == workspace_.by_id.end() ? nullptr : in_memory->second;
+    }
     auto found = nodes_.find(id);
     if (found != nodes_.end()) return found->second.get();
     std::optional<NodeRecord> loaded = store_.node(id);
@@ -239,6 +271,11 @@ class Resolver {
   }
 
   const std::vector<RefRecord>& imports_of(const std::string& path) {
+    static const std::vector<RefRecord> kNone;
+    if (workspace_.bulk) {
+      auto in_memory = workspace_.imports_by_file.find(path);
+      return in_memory == workspace_.imports_by_file.end() ? kNone : in_memory->second;
+    }
     auto found = imports_.find(path);
     if (found != imports_.end()) return found->second;
     std::vector<RefRecord> imports;
@@ -521,7 +558,20 @@ class Resolver {
     return std::nullopt;
   }
 
+  // Imports are looked up again and again (every use of an imported name):
+  // answers at depth 0 are remembered for the Resolver's life.
   Resolution resolve_import(const RefRecord& ref, Family family, int depth) {
+    if (depth == 0) {
+      auto found = import_answers_.find(ref.id);
+      if (found != import_answers_.end()) return found->second;
+      Resolution answer = resolve_import_uncached(ref, family, 0);
+      import_answers_.emplace(ref.id, answer);
+      return answer;
+    }
+    return resolve_import_uncached(ref, family, depth);
+  }
+
+  Resolution resolve_import_uncached(const RefRecord& ref, Family family, int depth) {
     if (depth > 6) return unresolved();
     const std::string& spec = ref.qualifier;
     if (family == Family::kRust) {
@@ -667,6 +717,7 @@ class Resolver {
     if (std::optional<const NodeRecord*> one = single(found, &count)) return (*one)->id;
     if (count > 1 || depth >= 1) return std::nullopt;
     std::vector<std::string> from_bases;
+    if (!settled_bases_) return std::nullopt;  // bases are being resolved: never read half-done answers
     for (const RefRecord& base : bases_of(owner.id)) {
       if (base.status != RefStatus::kResolved || base.target.empty()) continue;
       const NodeRecord* base_node = node(base.target);
@@ -856,6 +907,16 @@ class Resolver {
     return out;
   }
 
+  // Where a binding's variable lives: `const a = new A()` at top level is
+  // inside the node of `a` itself, whose scope is its parent (or the file).
+  std::string binding_scope(const RefRecord& binding) {
+    const NodeRecord* at = node(binding.from_node);
+    if (at && at->name == binding.binds && at->kind != "file" && !is_container(at->kind) && at->kind != "function" &&
+        at->kind != "method")
+      return at->parent_id.empty() ? at->file_path : at->parent_id;
+    return binding.from_node;
+  }
+
   // The type of a receiver that is a variable with a known type in scope:
   // a local or parameter ("x"), or a member of the enclosing class
   // ("this.x", "self.x"). Null when unknown or when the scope gives two.
@@ -886,7 +947,7 @@ class Resolver {
       // The innermost scope of `from` (up to the file) that binds the name.
       for (const NodeRecord* at = from; at && matches.empty();) {
         for (const RefRecord& binding : bindings)
-          if (binding.binds == key && binding.from_node == at->id) matches.push_back(&binding);
+          if (binding.binds == key && binding_scope(binding) == at->id) matches.push_back(&binding);
         if (at->kind == "file") break;
         at = at->parent_id.empty() ? node(ref.file_path) : node(at->parent_id);
       }
@@ -914,7 +975,7 @@ class Resolver {
   Resolution resolve_name(const RefRecord& ref, Family family) {
     const std::string& q = ref.qualifier;
     if (!q.empty()) {
-      if (const NodeRecord* type = receiver_type(ref, q)) {
+      if (const NodeRecord* type = settled_bases_ ? receiver_type(ref, q) : nullptr) {
         if (std::optional<std::string> member = member_of(*owner_type(type), ref.name, 0)) return resolved(*member);
         return unresolved();
       }
@@ -927,7 +988,8 @@ class Resolver {
       owner = owner_type(owner);
       if (q == "super" || q == "base") {
         std::set<std::string> found;
-        for (const RefRecord& base : bases_of(owner->id))
+        if (settled_bases_)
+          for (const RefRecord& base : bases_of(owner->id))
           if (base.status == RefStatus::kResolved && node(base.target))
             if (std::optional<std::string> member = member_of(*node(base.target), ref.name, 0)) found.insert(*member);
         if (found.size() == 1) return resolved(*found.begin());
@@ -964,10 +1026,13 @@ class Resolver {
   }
 
   graph::Store& store_;
+  const Workspace& workspace_;
   const Project& project_;
   const std::unordered_map<std::string, std::string>& languages_;
   const std::unordered_map<std::string, std::vector<std::string>>& dirs_;
   const std::unordered_map<std::string, std::vector<std::string>>& modules_;  // dotted suffix -> files
+  bool settled_bases_;
+  std::unordered_map<std::int64_t, Resolution> import_answers_;
   std::unordered_map<std::string, std::vector<NodeRecord>> named_;
   std::unordered_map<std::string, std::unique_ptr<NodeRecord>> nodes_;
   std::unordered_map<std::string, std::vector<RefRecord>> imports_;
@@ -998,7 +1063,7 @@ bool decides_imports(std::string_view rel_path) {
          base == "Cargo.toml" || (base.starts_with("tsconfig.") && base.ends_with(".json"));
 }
 
-ResolveSummary resolve_pending(graph::Store& store, const fs::path& root) {
+ResolveSummary resolve_pending(graph::Store& store, const fs::path& root, std::size_t bulk_threshold) {
   ResolveSummary summary;
   // A resolution "changed" when its answer did; a pending reference keeps its
   // previous answer until it is resolved again.
@@ -1016,14 +1081,20 @@ ResolveSummary resolve_pending(graph::Store& store, const fs::path& root) {
   std::optional<Workspace> workspace_storage;
   for (int round = 0; round < 8; ++round) {
     if (!store.has_pending_refs()) break;
-    if (!workspace_storage) workspace_storage.emplace(store, root);
+    if (!workspace_storage) {
+      workspace_storage.emplace(store, root);
+      if (static_cast<std::size_t>(store.pending_count()) > bulk_threshold) workspace_storage->preload(store);
+    }
     const Workspace& workspace = *workspace_storage;
     ++summary.rounds;
+    // One Resolver per step: what its caches hold does not change during
+    // the step (only resolutions are written, and none is read back).
+    Resolver import_resolver(store, workspace, false);
     for (;;) {
       std::vector<RefRecord> imports = store.pending_refs(graph::Store::RefGroup::kImports, kChunk);
       if (imports.empty()) break;
       std::set<std::string> moved;
-      Resolver resolver(store, workspace);
+      Resolver& resolver = import_resolver;
       graph::Batch batch(store);
       for (const RefRecord& ref : imports) {
         Resolution resolution = resolver.resolve(ref);
@@ -1034,11 +1105,12 @@ ResolveSummary resolve_pending(graph::Store& store, const fs::path& root) {
       for (const std::string& file : moved) batch.mark_file_pending(file, graph::Batch::kAllButImports);
       batch.commit();
     }
+    Resolver base_resolver(store, workspace, false);
     for (;;) {
       std::vector<RefRecord> bases = store.pending_refs(graph::Store::RefGroup::kBases, kChunk);
       if (bases.empty()) break;
       std::set<std::string> rebased_files, rebased_classes;
-      Resolver resolver(store, workspace);
+      Resolver& resolver = base_resolver;
       graph::Batch batch(store);
       for (const RefRecord& ref : bases) {
         Resolution resolution = resolver.resolve(ref);
@@ -1055,10 +1127,11 @@ ResolveSummary resolve_pending(graph::Store& store, const fs::path& root) {
       for (const std::string& name : rebased_classes) batch.mark_receiver_pending(name);
       batch.commit();
     }
+    Resolver use_resolver(store, workspace, true);
     for (;;) {
       std::vector<RefRecord> others = store.pending_refs(graph::Store::RefGroup::kUses, kChunk);
       if (others.empty()) break;
-      Resolver resolver(store, workspace);
+      Resolver& resolver = use_resolver;
       graph::Batch batch(store);
       for (const RefRecord& ref : others) {
         Resolution resolution = resolver.resolve(ref);

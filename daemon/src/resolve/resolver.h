@@ -36,6 +36,10 @@ bool decides_imports(std::string_view rel_path);
 // Resolves every pending reference, in rounds until none is pending (a
 // changed import or base class makes its file's other references pending).
 // Each round is one transaction.
-ResolveSummary resolve_pending(graph::Store& store, const std::filesystem::path& root);
+// With more than `bulk_threshold` pending references, every node and import
+// is read into memory first (a first index); with fewer, they are queried as
+// needed (an edit). Both give the same answers.
+ResolveSummary resolve_pending(graph::Store& store, const std::filesystem::path& root,
+                               std::size_t bulk_threshold = 20000);
 
 }  // namespace comp::resolve

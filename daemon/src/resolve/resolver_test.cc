@@ -229,6 +229,26 @@ TEST(Resolver, EdgesFollowDefinitionsThatMoveBetweenFiles) {
   EXPECT_EQ(edges(tree.root())["app.py:3 tool"], "unresolved");
 }
 
+TEST(Resolver, InMemoryAndOnDemandLookupsAgree) {
+  TempTree tree("resolve-bulk");
+  tree.write("pkg/__init__.py", "from .core import Engine\n");
+  tree.write("pkg/core.py", "class Base:\n    def start(self): pass\nclass Engine(Base):\n    def run(self):\n"
+                            "        self.start()\n");
+  tree.write("pkg/use.py", "from pkg import Engine\nimport pkg.core as c\ndef go(e: Engine):\n    e.run()\n"
+                           "    c.Engine().start()\n");
+  tree.write("ts/a.ts", "export class A { f() {} }\nexport * from './b';\n");
+  tree.write("ts/b.ts", "export function g() {}\n");
+  tree.write("ts/c.ts", "import { A, g } from './a';\nconst a = new A();\na.f();\ng();\n");
+  index_tree(tree);  // few references: looked up on demand
+  auto store = graph::Store::open_existing(tree.root());
+  std::vector<std::string> on_demand = index::testing::snapshot(*store);
+  sqlite3_exec(store->handle(), "UPDATE refs SET status = 0, target = NULL, target_path = NULL, candidates = 0",
+               nullptr, nullptr, nullptr);
+  resolve_pending(*store, tree.root(), /*bulk_threshold=*/0);  // everything in memory
+  EXPECT_EQ(index::testing::snapshot(*store), on_demand);
+  EXPECT_EQ(edges(tree.root())["ts/c.ts:3 a.f"], "ts/a.ts::A.f");
+}
+
 // The property the incremental design rests on: after any sequence of edits,
 // additions, deletions and renames, the incrementally maintained index
 // equals one built from scratch (same nodes, same references, same edges).
