@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs what building comP needs on a fresh Debian 12 machine, idempotently:
-# Debian packages (only those missing) and the pinned tree-sitter sources (npm ci).
+# Debian packages (only those missing), the pinned tree-sitter sources and the
+# pinned o200k_base tokenizer data and oracles (npm ci).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 
 pkgs=(build-essential cmake ninja-build git pkg-config
       libsqlite3-dev sqlite3 libssl-dev nlohmann-json3-dev libcli11-dev
-      libgtest-dev libgmock-dev libbenchmark-dev
+      libgtest-dev libgmock-dev libbenchmark-dev libpcre2-dev
       nodejs npm universal-ctags)
 missing=()
 for p in "${pkgs[@]}"; do
@@ -24,11 +25,15 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-# Grammar sources: reinstall only when the lock file changed since last time.
-cd "$here/third_party/grammars"
-stamp=node_modules/.comp-lock-stamp
-if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
-  echo "setup: npm ci (tree-sitter core and grammars)" >&2
-  npm ci --no-audit --no-fund --loglevel=error
-  cp package-lock.json "$stamp"
-fi
+# npm packages: reinstall a folder only when its lock file changed since last time.
+npm_ci() {  # npm_ci DIR WHAT
+  cd "$here/$1"
+  local stamp=node_modules/.comp-lock-stamp
+  if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
+    echo "setup: npm ci ($2)" >&2
+    npm ci --no-audit --no-fund --loglevel=error
+    cp package-lock.json "$stamp"
+  fi
+}
+npm_ci third_party/grammars "tree-sitter core and grammars"
+npm_ci third_party/tokenizer "o200k_base ranks and tokenizer oracles"

@@ -16,8 +16,11 @@
 #include "index/indexer.h"
 #include "lang/language.h"
 #include "parse/symbols.h"
+#include "compress/compress.h"
+#include "pipeline/pipeline.h"
 #include "query/graph_query.h"
 #include "rpc/codec.h"
+#include "tokens/tokens.h"
 #include "vcs/git.h"
 
 namespace fs = std::filesystem;
@@ -384,6 +387,125 @@ int run_dependents_command(const Common& common, const std::string& file) {
   return 0;
 }
 
+struct QueryOptions {
+  std::string task, task_file;
+  std::size_t max_tokens = 8000;
+  int level = 2;
+  double price = 3.0;
+  bool no_refresh = false;
+};
+
+int run_query_command(const Common& common, const QueryOptions& query) {
+  fs::path root = checked_root(common.root);
+  if (root.empty()) return kExitUsage;
+  std::string task = query.task;
+  if (!query.task_file.empty()) {
+    std::ifstream in(query.task_file, std::ios::binary);
+    if (!in) {
+      std::cerr << "comp: cannot read task file '" << query.task_file << "'\n";
+      return kExitUsage;
+    }
+    std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    task = comp::rpc::task_text(content);
+  }
+  if (task.find_first_not_of(" \t\r\n") == std::string::npos) {
+    std::cerr << "comp: the task is empty: give it as an argument or with --task-file\n";
+    return kExitUsage;
+  }
+  if (!query.no_refresh) {  // never answer from a stale index
+    comp::index::IndexOptions options;
+    options.root = root;
+    comp::index::run_index(options);
+  }
+  auto store = comp::graph::Store::open_existing(root);
+  comp::pipeline::Request request;
+  request.task = task;
+  request.max_tokens = query.max_tokens;
+  request.compression_level = query.level;
+  request.price_per_million = query.price;
+  comp::pipeline::Result result = comp::pipeline::run_pipeline(*store, root, request);
+  if (common.json) {
+    std::cout << comp::rpc::to_json(result).dump(1) << "\n";
+    return 0;
+  }
+  std::cout << "# Context for the task: " << result.pivot_files.size() << " files, " << result.tokens_sent << " of "
+            << result.max_tokens << " tokens (" << result.token_savings << " saved, $" << result.cost_estimation
+            << ")\n\n";
+  for (const auto& pivot : result.pivot_files) {
+    std::cout << "## " << pivot.path << "  (score " << pivot.score << ", level " << pivot.level
+              << (pivot.lines.empty() ? "" : ", lines " + pivot.lines) << ", " << pivot.token_count << " tokens)\n";
+    if (!pivot.symbols.empty()) {
+      std::cout << "symbols:";
+      for (const auto& symbol : pivot.symbols) std::cout << " " << symbol;
+      std::cout << "\n";
+    }
+    std::cout << "```\n" << pivot.content << (pivot.content.empty() || pivot.content.back() == '\n' ? "" : "\n")
+              << "```\n\n";
+  }
+  if (!result.left_out.empty()) {
+    std::cout << "Left out (budget):";
+    for (const auto& path : result.left_out) std::cout << " " << path;
+    std::cout << "\n";
+  }
+  if (result.stale_files) std::cout << result.stale_files << " files changed since they were indexed\n";
+  return 0;
+}
+
+int run_file_command(const Common& common, const std::string& file, int level, const std::string& lines) {
+  fs::path root = checked_root(common.root);
+  if (root.empty()) return kExitUsage;
+  fs::path rel = fs::path(file).lexically_normal();
+  std::error_code ec;
+  fs::path resolved = fs::weakly_canonical(root / rel, ec);
+  auto [root_end, unused] = std::mismatch(root.begin(), root.end(), resolved.begin(), resolved.end());
+  (void)unused;
+  if (rel.is_absolute() || rel.empty() || *rel.begin() == ".." || ec || root_end != root.end() ||
+      !fs::is_regular_file(resolved, ec)) {
+    std::cerr << "comp: '" << file << "' is not a regular file inside the root\n";
+    return kExitUsage;
+  }
+  std::uint32_t first = 0, last = 0;
+  if (!lines.empty()) {
+    std::size_t dash = lines.find('-');
+    try {
+      first = static_cast<std::uint32_t>(std::stoul(lines.substr(0, dash)));
+      last = dash == std::string::npos ? first : static_cast<std::uint32_t>(std::stoul(lines.substr(dash + 1)));
+    } catch (const std::exception&) {
+      first = 0;
+    }
+    if (first == 0 || last < first) {
+      std::cerr << "comp: --lines wants A-B with 1 <= A <= B\n";
+      return kExitUsage;
+    }
+  }
+  std::ifstream in(resolved, std::ios::binary);
+  std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string rel_path = rel.generic_string();
+  std::size_t raw = comp::tokens::count(content);
+  std::string text = content;
+  int got = 0;
+  auto language = comp::lang::detect(rel_path, std::string_view(content).substr(0, comp::lang::kDetectHeadBytes));
+  if (level > 0 && language) {
+    comp::compress::Compressed compressed =
+        comp::compress::compress(*language, content, static_cast<comp::compress::Level>(level));
+    text = std::move(compressed.text);
+    got = static_cast<int>(compressed.level);
+    for (const auto& error : compressed.errors) std::cerr << "comp: " << error << "\n";
+  }
+  if (first) text = comp::compress::slice_lines(text, first, last);
+  std::size_t sent = comp::tokens::count(text);
+  if (common.json) {
+    std::cout << nlohmann::json{{"path", rel_path}, {"level", got}, {"raw_tokens", raw}, {"tokens", sent},
+                                {"lines", lines.empty() ? nlohmann::json(nullptr) : nlohmann::json(lines)},
+                                {"content", text}}.dump(1)
+              << "\n";
+    return 0;
+  }
+  std::cout << text << (text.empty() || text.back() == '\n' ? "" : "\n");
+  std::cerr << rel_path << ": level " << got << ", " << sent << " tokens (whole file at level 0: " << raw << ")\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -472,6 +594,30 @@ int main(int argc, char** argv) {
   add_common(dependents, dependents_common);
   dependents->add_option("file", dependents_file, "File (relative to the root)")->required();
 
+  Common query_common;
+  QueryOptions query_options;
+  CLI::App* query = app.add_subcommand("query", "The code a task needs, packed into a token budget (run_pipeline)");
+  add_common(query, query_common);
+  query->add_option("task", query_options.task, "The task: an issue, a question, a stack trace");
+  query->add_option("--task-file", query_options.task_file,
+                    "Read the task from a file (text, or JSON with problem_statement or task)");
+  query->add_option("--max-tokens", query_options.max_tokens, "Token budget (o200k_base, default 8000)")
+      ->check(CLI::Range(std::size_t{64}, std::size_t{2000000}));
+  query->add_option("--level", query_options.level, "Compression of supporting files: 0 raw, 1 no comments, 2 skeleton")
+      ->check(CLI::Range(0, 2));
+  query->add_option("--price", query_options.price, "Dollars per million input tokens, for cost_estimation")
+      ->check(CLI::Range(0.0, 10000.0));
+  query->add_flag("--no-refresh", query_options.no_refresh, "Do not bring the index up to date first");
+
+  Common file_common;
+  std::string file_path, file_lines;
+  int file_level = 0;
+  CLI::App* file = app.add_subcommand("file", "Print a file at a compression level, with its token counts");
+  add_common(file, file_common);
+  file->add_option("path", file_path, "File (relative to the root)")->required();
+  file->add_option("--level", file_level, "0 raw, 1 no comments, 2 skeleton")->check(CLI::Range(0, 2));
+  file->add_option("--lines", file_lines, "Only lines A-B (of the output)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -484,6 +630,8 @@ int main(int argc, char** argv) {
                          : files->parsed()   ? files_common
                          : outline->parsed() ? outline_common
                          : edges->parsed()   ? edges_common
+                         : query->parsed()   ? query_common
+                         : file->parsed()    ? file_common
                          : symbol->parsed()  ? symbol_common
                          : diff->parsed()    ? diff_common
                          : dependents->parsed() ? dependents_common
@@ -494,6 +642,8 @@ int main(int argc, char** argv) {
     if (files->parsed()) return run_files_command(files_common, skipped_only, errors_only);
     if (stats->parsed()) return run_stats_command(stats_common);
     if (edges->parsed()) return run_edges_command(edges_common, edges_filter);
+    if (query->parsed()) return run_query_command(query_common, query_options);
+    if (file->parsed()) return run_file_command(file_common, file_path, file_level, file_lines);
     if (symbol->parsed()) return run_symbol_command(symbol_common, symbol_name, symbol_file, symbol_depth, symbol_limit);
     if (diff->parsed()) return run_diff_command(diff_common, diff_base, diff_depth, diff_limit, !diff_no_refresh);
     if (dependents->parsed()) return run_dependents_command(dependents_common, dependents_file);

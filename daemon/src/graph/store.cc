@@ -160,6 +160,7 @@ class Statement {
     sqlite3_clear_bindings(statement_);
   }
   std::int64_t integer(int column) { return sqlite3_column_int64(statement_, column); }
+  sqlite3_stmt* raw() { return statement_; }
   std::string text(int column) {
     const unsigned char* value = sqlite3_column_text(statement_, column);
     return value ? std::string(reinterpret_cast<const char*>(value), sqlite3_column_bytes(statement_, column))
@@ -540,6 +541,36 @@ std::optional<NodeRecord> Store::node(const std::string& id) {
   statement.bind(1, id);
   if (!statement.step()) return std::nullopt;
   return read_node(statement);
+}
+
+std::vector<std::pair<std::string, double>> Store::search_files(const std::string& fts_query, std::size_t limit) {
+  std::vector<std::pair<std::string, double>> out;
+  Statement statement(db_,
+                      "SELECT f.path, -bm25(files_fts, 4.0, 1.0) FROM files_fts JOIN files f ON f.rowid = "
+                      "files_fts.rowid WHERE files_fts MATCH ?1 ORDER BY bm25(files_fts, 4.0, 1.0) LIMIT ?2");
+  statement.bind(1, fts_query).bind(2, static_cast<std::int64_t>(limit));
+  while (statement.step()) out.emplace_back(statement.text(0), sqlite3_column_double(statement.raw(), 1));
+  return out;
+}
+
+std::vector<std::pair<std::string, std::int64_t>> Store::files_used_by(const std::string& path) {
+  std::vector<std::pair<std::string, std::int64_t>> out;
+  Statement statement(db_,
+                      "SELECT n.file_path, count(*) FROM refs r JOIN nodes n ON n.id = r.target WHERE r.file_path = ?1 "
+                      "AND n.file_path != ?1 GROUP BY n.file_path");
+  statement.bind(1, path);
+  while (statement.step()) out.emplace_back(statement.text(0), statement.integer(1));
+  return out;
+}
+
+std::vector<std::pair<std::string, std::int64_t>> Store::files_using(const std::string& path) {
+  std::vector<std::pair<std::string, std::int64_t>> out;
+  Statement statement(db_,
+                      "SELECT r.file_path, count(*) FROM nodes n JOIN refs r ON r.target = n.id WHERE n.file_path = ?1 "
+                      "AND r.file_path != ?1 GROUP BY r.file_path");
+  statement.bind(1, path);
+  while (statement.step()) out.emplace_back(statement.text(0), statement.integer(1));
+  return out;
 }
 
 std::vector<NodeRecord> Store::all_nodes() {

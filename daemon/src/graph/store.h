@@ -201,6 +201,13 @@ class Store {
   std::vector<NodeRecord> symbols(const SymbolFilter& filter);
   std::vector<NodeRecord> nodes_of_file(const std::string& path);
   std::optional<NodeRecord> node(const std::string& id);
+  // BM25 over files (path weighted over body) for an FTS5 query of single
+  // tokens; best first, scores positive (higher is better).
+  std::vector<std::pair<std::string, double>> search_files(const std::string& fts_query, std::size_t limit);
+  // Files this file's references lead to / files whose references lead here,
+  // with the number of resolved references.
+  std::vector<std::pair<std::string, std::int64_t>> files_used_by(const std::string& path);
+  std::vector<std::pair<std::string, std::int64_t>> files_using(const std::string& path);
   // Every node, every import: for resolving many references at once.
   std::vector<NodeRecord> all_nodes();
   std::vector<RefRecord> all_imports();

@@ -179,4 +179,44 @@ nlohmann::json to_json(const std::vector<std::pair<graph::NodeRecord, std::int64
   return out;
 }
 
+nlohmann::json to_json(const pipeline::Result& result) {
+  nlohmann::json pivots = nlohmann::json::array();
+  for (const pipeline::PivotFile& pivot : result.pivot_files)
+    pivots.push_back({{"path", pivot.path}, {"score", pivot.score}, {"symbols", pivot.symbols},
+                      {"token_count", pivot.token_count}, {"raw_token_count", pivot.raw_token_count},
+                      {"compression_level", pivot.level},
+                      {"lines", pivot.lines.empty() ? nlohmann::json(nullptr) : nlohmann::json(pivot.lines)},
+                      {"content", pivot.content}});
+  nlohmann::json ranking = nlohmann::json::array();
+  for (const pipeline::RankedFile& ranked : result.ranking)
+    ranking.push_back({{"path", ranked.path}, {"score", ranked.score}, {"why", ranked.why}});
+  const pipeline::TaskTerms& terms = result.terms;
+  nlohmann::json frames = nlohmann::json::array();
+  for (const pipeline::Frame& frame : terms.frames)
+    frames.push_back({{"path", frame.path}, {"line", frame.line}, {"function", frame.function}});
+  return {{"pivot_files", pivots},
+          {"token_savings", result.token_savings},
+          {"cost_estimation", result.cost_estimation},
+          {"tokens_sent", result.tokens_sent},
+          {"raw_tokens", result.raw_tokens},
+          {"max_tokens", result.max_tokens},
+          {"ranking", ranking},
+          {"left_out", result.left_out},
+          {"freshness", {{"stale_files", result.stale_files}}},
+          {"task_terms", {{"identifiers", terms.identifiers}, {"dotted", terms.dotted}, {"paths", terms.paths},
+                          {"frames", frames}, {"quoted", terms.quoted}, {"words", terms.words}}},
+          {"timing_ms", {{"search", result.search_ms}, {"pack", result.pack_ms}}}};
+}
+
+std::string task_text(const std::string& content) {
+  nlohmann::json json = nlohmann::json::parse(content, nullptr, /*allow_exceptions=*/false);
+  if (json.is_object()) {
+    for (const char* key : {"problem_statement", "task"}) {
+      auto found = json.find(key);
+      if (found != json.end() && found->is_string()) return found->get<std::string>();
+    }
+  }
+  return content;
+}
+
 }  // namespace comp::rpc

@@ -6,6 +6,7 @@
 
 #include "graph/store.h"
 #include "index/indexer.h"
+#include "pipeline/pipeline.h"
 #include "query/graph_query.h"
 
 namespace comp::rpc {
@@ -19,6 +20,11 @@ nlohmann::json to_json(const parse::ParseResult& result);
 nlohmann::json to_json(const graph::RefRecord& ref, const graph::NodeRecord* target);
 std::string_view to_string(graph::RefStatus status);
 nlohmann::json to_json(const query::SymbolReport& report);
+// run_pipeline's result (seed 5.1 plus ranking, left_out, freshness).
+nlohmann::json to_json(const pipeline::Result& result);
+// The text of a task file: JSON with a `problem_statement` or `task` string,
+// else the content itself.
+std::string task_text(const std::string& content);
 nlohmann::json to_json(const query::DiffReport& report);
 nlohmann::json to_json(const std::vector<std::pair<graph::NodeRecord, std::int64_t>>& counts);
 

@@ -1,0 +1,338 @@
+#include "pipeline/pipeline.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "compress/compress.h"
+#include "graph/identifier_tokenizer.h"
+#include "lang/language.h"
+#include "tokens/tokens.h"
+
+namespace comp::pipeline {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+// Evidence weights, tuned on the public dev sets (bench-swe `dev`).
+constexpr double kIdentifierBm25 = 1.0;
+constexpr double kWordBm25 = 0.5;
+constexpr double kSymbol = 0.9;
+constexpr double kPath = 2.0;
+constexpr double kModule = 1.2;
+constexpr double kGraph = 0.25;
+constexpr double kNonSource = 0.3;
+constexpr double kTest = 0.4;
+constexpr double kVendored = 0.2;
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
+  return out;
+}
+
+bool ends_with(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// FTS5 query of single tokens: the identifier tokenizer splits compound
+// names, and a query term must stay one token (files_fts keeps no positions).
+std::string fts_query(const std::vector<std::string>& terms, std::size_t max_atoms) {
+  std::vector<std::string> atoms;
+  std::unordered_set<std::string> seen;
+  for (const std::string& term : terms) {
+    graph::split_identifiers(term, [&](std::string_view token, int, int) {
+      if (token.size() < 2 || token.size() > 40) return;
+      for (char c : token)
+        if (!std::isalnum(static_cast<unsigned char>(c))) return;
+      std::string atom(token);
+      if (seen.insert(atom).second) atoms.push_back(atom);
+    });
+    if (atoms.size() >= max_atoms) break;
+  }
+  std::string query;
+  for (std::size_t i = 0; i < atoms.size() && i < max_atoms; ++i) query += (i ? " OR \"" : "\"") + atoms[i] + "\"";
+  return query;
+}
+
+std::string read_inside(const fs::path& root, const std::string& rel_path, std::size_t limit) {
+  int fd = ::open((root / rel_path).c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return {};
+  struct stat info {};
+  std::string text;
+  if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode)) {
+    text.resize(std::min<std::size_t>(static_cast<std::size_t>(info.st_size), limit));
+    std::size_t got = 0;
+    while (got < text.size()) {
+      ssize_t n = ::read(fd, text.data() + got, text.size() - got);
+      if (n <= 0) break;
+      got += static_cast<std::size_t>(n);
+    }
+    text.resize(got);
+  }
+  ::close(fd);
+  return text;
+}
+
+struct Candidate {
+  double score = 0;
+  std::vector<std::string> why;
+  std::vector<std::string> symbols;
+};
+
+void add(std::unordered_map<std::string, Candidate>& candidates, const std::string& path, double score,
+         const std::string& why) {
+  Candidate& candidate = candidates[path];
+  candidate.score += score;
+  if (std::find(candidate.why.begin(), candidate.why.end(), why) == candidate.why.end() && candidate.why.size() < 8)
+    candidate.why.push_back(why);
+}
+
+}  // namespace
+
+bool is_test_path(std::string_view path) {
+  std::string lowered = lower(path);
+  std::size_t start = 0;
+  // SWE-bench's rule plus the usual JS/Java conventions.
+  while (start <= lowered.size()) {
+    std::size_t end = lowered.find_first_of("/ _.-", start);
+    std::string_view part = std::string_view(lowered).substr(start, end == std::string::npos ? std::string::npos : end - start);
+    if (part == "test" || part == "tests" || part == "testing" || part == "spec" || part == "specs" ||
+        part == "__tests__" || part == "e2e")
+      return true;
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  std::string_view base = path.substr(path.rfind('/') == std::string_view::npos ? 0 : path.rfind('/') + 1);
+  return ends_with(base, "Test.java") || ends_with(base, "Tests.java") || base.rfind("Test", 0) == 0;
+}
+
+bool is_vendored_path(std::string_view path) {
+  return path.find("node_modules/") != std::string_view::npos || path.find("vendor/") != std::string_view::npos ||
+         path.find("third_party/") != std::string_view::npos || path.find("dist/") == 0 ||
+         ends_with(path, ".min.js") || ends_with(path, ".min.css") || ends_with(path, ".bundle.js");
+}
+
+Result run_pipeline(graph::Store& store, const fs::path& root, const Request& request) {
+  Result result;
+  result.max_tokens = request.max_tokens;
+  Clock::time_point started = Clock::now();
+  result.terms = analyze_task(request.task);
+  const TaskTerms& terms = result.terms;
+  std::string task_lower = lower(request.task);
+  bool about_tests = task_lower.find("test") != std::string::npos;
+
+  std::unordered_map<std::string, graph::FileRecord> files;
+  for (graph::FileRecord& file : store.files())
+    if (file.skip_reason.empty()) files.emplace(file.path, std::move(file));
+  // Freshness: indexed files whose size or mtime differ from the disk.
+  for (const auto& [path, file] : files) {
+    struct stat info {};
+    if (::lstat((root / path).c_str(), &info) != 0 || static_cast<std::uint64_t>(info.st_size) != file.size ||
+        static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec != file.mtime_ns)
+      ++result.stale_files;
+  }
+
+  std::unordered_map<std::string, Candidate> candidates;
+  // 1. BM25: code-like names weigh more than prose words.
+  std::vector<std::string> code_terms = terms.identifiers;
+  code_terms.insert(code_terms.end(), terms.dotted.begin(), terms.dotted.end());
+  for (const auto& [weight, query, why] :
+       {std::tuple{kIdentifierBm25, fts_query(code_terms, 64), "bm25 names"},
+        std::tuple{kWordBm25, fts_query(terms.words, 48), "bm25 words"}}) {
+    if (query.empty()) continue;
+    std::vector<std::pair<std::string, double>> hits;
+    try {
+      hits = store.search_files(query, 300);
+    } catch (const graph::StoreError&) {
+      continue;  // a query FTS5 refuses is no evidence
+    }
+    if (hits.empty()) continue;
+    double top = hits.front().second > 0 ? hits.front().second : 1;
+    for (const auto& [path, score] : hits)
+      if (files.count(path)) add(candidates, path, weight * score / top, why);
+  }
+  // 2. Definitions of the names the task mentions.
+  std::vector<std::string> names = terms.identifiers;
+  for (const std::string& dotted : terms.dotted) names.push_back(dotted.substr(dotted.rfind('.') + 1));
+  std::unordered_set<std::string> seen_names;
+  for (const std::string& name : names) {
+    if (!seen_names.insert(name).second || name.size() < 3) continue;
+    if (name.size() > 4 && name.compare(0, 2, "__") == 0 && name.compare(name.size() - 2, 2, "__") == 0) continue;
+    std::vector<graph::NodeRecord> nodes = store.nodes_named(name);
+    std::set<std::string> defining;
+    for (const graph::NodeRecord& node : nodes)
+      if (node.kind != "file" && node.kind != "variable" && node.kind != "field" && node.kind != "property")
+        defining.insert(node.file_path);
+    if (defining.empty() || defining.size() > 12) continue;
+    double weight = kSymbol / static_cast<double>(defining.size());
+    for (const std::string& path : defining) {
+      add(candidates, path, weight, "symbol " + name);
+      std::vector<std::string>& symbols = candidates[path].symbols;
+      if (std::find(symbols.begin(), symbols.end(), name) == symbols.end()) symbols.push_back(name);
+    }
+  }
+  // 3. Paths, file names and module names the task mentions (stack frames included).
+  for (const std::string& mentioned : terms.paths) {
+    std::vector<std::string> exact, by_name;
+    std::string base = mentioned.substr(mentioned.rfind('/') == std::string::npos ? 0 : mentioned.rfind('/') + 1);
+    for (const auto& [path, file] : files) {
+      // "src/a/b.py" as written, or written absolute ("/home/x/proj/src/a/b.py",
+      // ".../site-packages/pkg/b.py"): either ends with the other.
+      if (path == mentioned || ends_with(path, "/" + mentioned) || ends_with(mentioned, "/" + path))
+        exact.push_back(path);
+      else if (mentioned.find('/') != std::string::npos && ends_with(path, "/" + base))
+        by_name.push_back(path);
+      else if (mentioned.find('/') == std::string::npos && (path == base || ends_with(path, "/" + base)))
+        by_name.push_back(path);
+    }
+    const std::vector<std::string>& matched = exact.empty() ? by_name : exact;
+    if (matched.empty() || matched.size() > 10) continue;
+    double weight = (exact.empty() ? kPath * 0.6 : kPath) / static_cast<double>(matched.size());
+    for (const std::string& path : matched) add(candidates, path, weight, "path " + mentioned);
+  }
+  for (const std::string& dotted : terms.dotted) {
+    std::string as_path = dotted;
+    std::replace(as_path.begin(), as_path.end(), '.', '/');
+    for (const std::string& suffix : {as_path + ".py", as_path + "/__init__.py",
+                                      as_path.substr(0, as_path.rfind('/') == std::string::npos ? 0 : as_path.rfind('/')) + ".py"}) {
+      if (suffix == ".py") continue;
+      for (const auto& [path, file] : files)
+        if (path == suffix || ends_with(path, "/" + suffix)) add(candidates, path, kModule, "module " + dotted);
+    }
+  }
+  // 4. Penalties before the graph: tests, vendored code, files comP does not parse.
+  for (auto& [path, candidate] : candidates) {
+    const graph::FileRecord& file = files.at(path);
+    if (file.language.empty()) candidate.score *= kNonSource;
+    if (!about_tests && is_test_path(path)) candidate.score *= kTest;
+    if (is_vendored_path(path)) candidate.score *= kVendored;
+  }
+  // 5. The graph: what the strongest files use and what uses them.
+  std::vector<std::pair<std::string, double>> seeds;
+  for (const auto& [path, candidate] : candidates) seeds.emplace_back(path, candidate.score);
+  std::sort(seeds.begin(), seeds.end(), [](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second > b.second : a.first < b.first;
+  });
+  if (seeds.size() > 8) seeds.resize(8);
+  for (const auto& [seed, score] : seeds) {
+    for (const auto& [path, count] : store.files_used_by(seed)) {
+      if (!files.count(path) || is_test_path(path) || is_vendored_path(path)) continue;
+      add(candidates, path, kGraph * score * std::min(1.0, static_cast<double>(count) / 4.0), "used by " + seed);
+    }
+  }
+
+  std::vector<std::pair<std::string, Candidate*>> ranked;
+  for (auto& [path, candidate] : candidates) ranked.emplace_back(path, &candidate);
+  std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
+    return a.second->score != b.second->score ? a.second->score > b.second->score : a.first < b.first;
+  });
+  for (std::size_t i = 0; i < ranked.size() && i < request.ranking_size; ++i)
+    result.ranking.push_back({ranked[i].first, ranked[i].second->score, ranked[i].second->why});
+  result.search_ms = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
+
+  // Packing: the strongest file as it is when it fits half the budget, the
+  // rest at the requested level; a file that does not fit is tried more
+  // compressed, then cut to the lines that fit. Never over max_tokens.
+  Clock::time_point pack_started = Clock::now();
+  std::size_t budget = request.max_tokens;
+  std::size_t considered = 0;
+  for (std::size_t i = 0; i < ranked.size() && considered < std::max<std::size_t>(request.ranking_size, 20); ++i) {
+    ++considered;
+    if (budget < 32) {
+      result.left_out.push_back(ranked[i].first);
+      continue;
+    }
+    const std::string& path = ranked[i].first;
+    const graph::FileRecord& file = files.at(path);
+    std::string text = read_inside(root, path, 4u << 20);
+    if (text.empty()) continue;
+    std::optional<lang::Language> language = lang::from_name(file.language);
+    std::size_t raw_tokens = tokens::count(text);
+    std::vector<int> levels;
+    if (result.pivot_files.empty()) {
+      // The strongest file: whole when it takes at most half the budget.
+      if (raw_tokens <= request.max_tokens / 2) levels.push_back(0);
+      for (int level = std::max(1, std::min(request.compression_level, 1)); level <= 2; ++level) levels.push_back(level);
+    } else {
+      for (int level = std::clamp(request.compression_level, 0, 2); level <= 2; ++level) levels.push_back(level);
+    }
+    PivotFile pivot;
+    pivot.path = path;
+    pivot.score = ranked[i].second->score;
+    pivot.symbols = ranked[i].second->symbols;
+    pivot.raw_token_count = raw_tokens;
+    bool placed = false;
+    std::string best_text;
+    int best_level = 0;
+    for (int level : levels) {
+      std::string content = text;
+      int got_level = 0;
+      if (level > 0 && language) {
+        compress::Compressed compressed = compress::compress(*language, text, static_cast<compress::Level>(level));
+        content = std::move(compressed.text);
+        got_level = static_cast<int>(compressed.level);
+      }
+      std::size_t count = level == 0 ? raw_tokens : tokens::count(content);
+      if (count <= budget) {
+        pivot.content = std::move(content);
+        pivot.token_count = count;
+        pivot.level = got_level;
+        placed = true;
+        break;
+      }
+      best_text = std::move(content);
+      best_level = got_level;
+    }
+    if (!placed && budget >= 200 && !best_text.empty()) {
+      // The most compressed form, cut at a line boundary to what fits.
+      std::size_t lines = static_cast<std::size_t>(std::count(best_text.begin(), best_text.end(), '\n')) + 1;
+      std::size_t low = 0, high = lines;
+      std::string fitted;
+      std::size_t fitted_tokens = 0;
+      while (low < high) {
+        std::size_t mid = (low + high + 1) / 2;
+        std::string slice = compress::slice_lines(best_text, 1, static_cast<std::uint32_t>(mid));
+        std::size_t count = tokens::count(slice);
+        if (count <= budget) {
+          low = mid;
+          fitted = std::move(slice);
+          fitted_tokens = count;
+        } else {
+          high = mid - 1;
+        }
+      }
+      if (low > 0) {
+        pivot.content = std::move(fitted);
+        pivot.token_count = fitted_tokens;
+        pivot.level = best_level;
+        pivot.lines = "1-" + std::to_string(low);
+        placed = true;
+      }
+    }
+    if (!placed) {
+      result.left_out.push_back(path);
+      continue;
+    }
+    budget -= pivot.token_count;
+    result.tokens_sent += pivot.token_count;
+    result.raw_tokens += raw_tokens;
+    if (!request.include_content) pivot.content.clear();
+    result.pivot_files.push_back(std::move(pivot));
+  }
+  result.token_savings = result.raw_tokens > result.tokens_sent ? result.raw_tokens - result.tokens_sent : 0;
+  result.cost_estimation = static_cast<double>(result.tokens_sent) * request.price_per_million / 1e6;
+  result.pack_ms = std::chrono::duration<double, std::milli>(Clock::now() - pack_started).count();
+  return result;
+}
+
+}  // namespace comp::pipeline

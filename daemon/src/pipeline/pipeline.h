@@ -1,0 +1,65 @@
+// pipeline: from a task to the code it needs, within a token budget (seed
+// 5.1 `run_pipeline`). Reads the task (pipeline/task.h), ranks files by
+// lexical evidence (BM25 over FTS5, symbol names, paths, stack frames) and
+// the dependency graph, then packs the best ones, compressed, so that the
+// whole answer fits `max_tokens` counted exactly (o200k_base).
+// No LLM, no embeddings: local and instant.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "graph/store.h"
+#include "pipeline/task.h"
+
+namespace comp::pipeline {
+
+struct Request {
+  std::string task;
+  std::size_t max_tokens = 8000;     // hard limit on the tokens of all contents together
+  int compression_level = 2;         // default level for supporting files: 0 raw, 1 no comments, 2 skeleton
+  bool include_content = true;
+  double price_per_million = 3.0;    // for cost_estimation (dollars per million input tokens)
+  std::size_t ranking_size = 20;     // files listed in `ranking`
+};
+
+struct PivotFile {
+  std::string path;
+  double score = 0;
+  std::vector<std::string> symbols;  // the file's symbols the task names or the evidence points at
+  std::size_t token_count = 0;       // tokens of `content`
+  std::size_t raw_token_count = 0;   // tokens of the whole file
+  int level = 0;                     // compression level of `content`
+  std::string lines;                 // "" for the whole file, "A-B" when only those lines are sent
+  std::string content;
+};
+
+struct RankedFile {
+  std::string path;
+  double score = 0;
+  std::vector<std::string> why;  // "bm25", "symbol foo", "path", "frame", "graph"
+};
+
+struct Result {
+  std::vector<PivotFile> pivot_files;  // what is sent, best first
+  std::vector<RankedFile> ranking;     // the best files, sent or not
+  std::vector<std::string> left_out;   // ranked files not sent (budget)
+  std::size_t tokens_sent = 0;
+  std::size_t raw_tokens = 0;          // tokens of the whole files drawn on
+  std::size_t token_savings = 0;       // raw_tokens - tokens_sent
+  double cost_estimation = 0;
+  std::size_t max_tokens = 0;
+  std::size_t stale_files = 0;         // files changed on disk since indexed
+  TaskTerms terms;
+  double search_ms = 0, pack_ms = 0;
+};
+
+Result run_pipeline(graph::Store& store, const std::filesystem::path& root, const Request& request);
+
+// Test and vendored files rank lower unless the task is about them.
+bool is_test_path(std::string_view path);
+bool is_vendored_path(std::string_view path);
+
+}  // namespace comp::pipeline

@@ -1,0 +1,180 @@
+#include "pipeline/task.h"
+
+#include <algorithm>
+#include <cctype>
+#include <regex>
+#include <unordered_set>
+
+namespace comp::pipeline {
+namespace {
+
+bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// Names that look like code rather than prose: snake_case, camelCase,
+// PascalCase with an inner capital, ALL_CAPS with '_', or with digits.
+bool code_like(std::string_view word) {
+  if (word.size() < 3) return false;
+  bool lower = false, upper_after_lower = false, underscore = false, digit = false;
+  for (std::size_t i = 0; i < word.size(); ++i) {
+    char c = word[i];
+    if (c == '_' && i > 0 && i + 1 < word.size()) underscore = true;
+    if (std::isdigit(static_cast<unsigned char>(c)) && i > 0) digit = true;
+    if (std::islower(static_cast<unsigned char>(c))) lower = true;
+    if (std::isupper(static_cast<unsigned char>(c)) && lower) upper_after_lower = true;
+  }
+  return underscore || upper_after_lower || (digit && lower);
+}
+
+const std::unordered_set<std::string>& stop_words() {
+  static const std::unordered_set<std::string> words = {
+      "a", "an", "and", "are", "as", "at", "be", "been", "but", "by", "can", "could", "did", "do", "does", "doing",
+      "for", "from", "had", "has", "have", "he", "her", "here", "how", "i", "if", "in", "into", "is", "it", "its",
+      "just", "me", "my", "no", "not", "of", "on", "or", "our", "she", "should", "so", "some", "such", "than", "that",
+      "the", "their", "them", "then", "there", "these", "they", "this", "those", "to", "too", "was", "we", "were",
+      "what", "when", "where", "which", "while", "who", "why", "will", "with", "would", "you", "your", "also", "get",
+      "got", "use", "used", "using", "like", "see", "seems", "seem", "one", "two", "any", "all", "more", "most",
+      "other", "only", "same", "very", "way", "want", "need", "make", "made", "work", "works", "working", "issue",
+      "bug", "error", "problem", "expected", "actual", "behavior", "behaviour", "example", "following", "code",
+      "reproduce", "steps", "version", "versions", "python", "thanks", "please", "hi", "hello", "after", "before",
+      "about", "above", "below", "because", "instead", "now", "new", "still", "being", "both", "each", "few",
+      "own", "same", "over", "under", "again", "further", "once", "out", "up", "down", "off", "between", "through",
+      "during", "until", "against", "am", "let", "lets", "may", "might", "must", "shall", "true", "false", "none",
+      "null", "return", "returns", "def", "class", "import", "self", "print", "file", "line", "run", "case",
+      // words of code and tracebacks that name nothing in a repository
+      "traceback", "recent", "call", "last", "most", "stdin", "module", "python3", "pip", "install", "assert",
+      "lambda", "yield", "elif", "else", "try", "except", "raise", "finally", "async", "await", "global", "pass",
+      "break", "continue", "const", "let", "var", "function", "export", "public", "private", "static", "void",
+      "int", "str", "float", "bool", "dict", "list", "tuple", "set", "object", "string", "number", "new", "this",
+      "console", "log", "usr", "lib", "local", "home", "site", "packages", "dist", "http", "https", "www", "com",
+      "org", "github", "html", "master", "main", "src", "users", "bin", "env", "venv", "shell", "version", "date",
+      "linux", "windows", "macos", "darwin", "platform", "system", "cpu", "memory", "output", "input", "result",
+      "results", "value", "values", "data", "name", "type", "types", "test", "tests",
+  };
+  return words;
+}
+
+template <typename T>
+void add_unique(std::vector<T>& list, std::unordered_set<std::string>& seen, const std::string& key, T value) {
+  if (seen.insert(key).second) list.push_back(std::move(value));
+}
+
+}  // namespace
+
+TaskTerms analyze_task(std::string_view text) {
+  TaskTerms terms;
+  std::unordered_set<std::string> seen_ident, seen_dotted, seen_path, seen_frame, seen_quoted, seen_word;
+  std::string input(text.substr(0, 1u << 20));  // a task is never larger; bound the regex work
+
+  // Stack frames.
+  static const std::regex kPython(R"re(File "([^"\n]+)", line (\d+)(?:, in ([A-Za-z_<>][\w<>]*))?)re");
+  static const std::regex kJs(R"re(at (?:([\w$.<>]+) )?\(?((?:[A-Za-z]:)?[^\s():]+\.[A-Za-z]+):(\d+):\d+\)?)re");
+  static const std::regex kJava(R"re(at ([\w$.]+)\.([\w$<>]+)\(([\w$]+\.(?:java|kt|scala)):(\d+)\))re");
+  static const std::regex kGoRust(R"re(((?:[\w.-]+/)*[\w.-]+\.(?:go|rs)):(\d+)(?::\d+)?)re");
+  for (auto it = std::sregex_iterator(input.begin(), input.end(), kPython); it != std::sregex_iterator(); ++it) {
+    Frame frame{(*it)[1], static_cast<std::uint32_t>(std::stoul((*it)[2])), (*it)[3]};
+    add_unique(terms.frames, seen_frame, frame.path + ":" + std::to_string(frame.line), frame);
+  }
+  for (auto it = std::sregex_iterator(input.begin(), input.end(), kJava); it != std::sregex_iterator(); ++it) {
+    Frame frame{(*it)[3], static_cast<std::uint32_t>(std::stoul((*it)[4])), (*it)[2]};
+    add_unique(terms.frames, seen_frame, frame.path + ":" + std::to_string(frame.line), frame);
+  }
+  for (auto it = std::sregex_iterator(input.begin(), input.end(), kJs); it != std::sregex_iterator(); ++it) {
+    std::string function = (*it)[1];
+    std::size_t dot = function.rfind('.');
+    if (dot != std::string::npos) function = function.substr(dot + 1);
+    Frame frame{(*it)[2], static_cast<std::uint32_t>(std::stoul((*it)[3])), function};
+    add_unique(terms.frames, seen_frame, frame.path + ":" + std::to_string(frame.line), frame);
+  }
+  for (auto it = std::sregex_iterator(input.begin(), input.end(), kGoRust); it != std::sregex_iterator(); ++it) {
+    Frame frame{(*it)[1], static_cast<std::uint32_t>(std::stoul((*it)[2])), ""};
+    add_unique(terms.frames, seen_frame, frame.path + ":" + std::to_string(frame.line), frame);
+  }
+
+  // Paths: something/with/slashes.ext or name.ext with a known source extension.
+  static const std::regex kPath(
+      R"re((?:[\w.@-]+/)*[\w@-][\w.-]*\.(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|java|kt|go|rs|c|h|cc|cpp|hpp|cs|rb|php|swift|lua|sh|json|yaml|yml|toml|md|rst|txt|cfg|ini|html|css|scss|vue|svelte)\b)re");
+  for (auto it = std::sregex_iterator(input.begin(), input.end(), kPath); it != std::sregex_iterator(); ++it) {
+    std::string path = (*it)[0];
+    while (!path.empty() && (path.front() == '.' || path.front() == '/')) path.erase(path.begin());
+    if (path.find('/') == std::string::npos && path.size() < 4) continue;
+    add_unique(terms.paths, seen_path, path, path);
+  }
+  for (const Frame& frame : terms.frames) add_unique(terms.paths, seen_path, frame.path, frame.path);
+
+  // Quoted strings (error messages, literals).
+  static const std::regex kQuoted(R"re("([^"\n]{8,200})"|'([^'\n]{8,200})')re");
+  for (auto it = std::sregex_iterator(input.begin(), input.end(), kQuoted); it != std::sregex_iterator(); ++it) {
+    std::string quoted = (*it)[1].matched ? (*it)[1].str() : (*it)[2].str();
+    add_unique(terms.quoted, seen_quoted, quoted, quoted);
+  }
+
+  // Code regions: fenced blocks and `inline code` weigh every name in them as code.
+  std::vector<std::pair<std::size_t, std::size_t>> code;
+  for (std::size_t at = input.find("```"); at != std::string::npos;) {
+    std::size_t end = input.find("```", at + 3);
+    code.emplace_back(at, end == std::string::npos ? input.size() : end);
+    at = end == std::string::npos ? end : input.find("```", end + 3);
+  }
+  for (std::size_t at = input.find('`'); at != std::string::npos;) {
+    std::size_t end = input.find('`', at + 1);
+    if (end == std::string::npos) break;
+    if (end - at < 120) code.emplace_back(at, end);
+    at = input.find('`', end + 1);
+  }
+  auto in_code = [&](std::size_t pos) {
+    for (const auto& [start, end] : code)
+      if (pos > start && pos < end) return true;
+    return false;
+  };
+  for (const Frame& frame : terms.frames)
+    if (!frame.function.empty() && frame.function[0] != '<')
+      add_unique(terms.identifiers, seen_ident, frame.function, frame.function);
+
+  // Words and dotted names.
+  std::size_t i = 0;
+  while (i < input.size()) {
+    if (!is_ident_char(input[i]) || (i > 0 && is_ident_char(input[i - 1]))) {
+      ++i;
+      continue;
+    }
+    std::size_t start = i;
+    while (i < input.size() && (is_ident_char(input[i]) || (input[i] == '.' && i + 1 < input.size() &&
+                                                           std::isalpha(static_cast<unsigned char>(input[i + 1])))))
+      ++i;
+    std::string token = input.substr(start, i - start);
+    if (std::isdigit(static_cast<unsigned char>(token[0]))) continue;
+    bool call = i < input.size() && input[i] == '(';
+    bool code_context = in_code(start);
+    std::vector<std::string> parts;
+    std::size_t from = 0;
+    while (from <= token.size()) {
+      std::size_t dot = token.find('.', from);
+      parts.push_back(token.substr(from, dot == std::string::npos ? std::string::npos : dot - from));
+      if (dot == std::string::npos) break;
+      from = dot + 1;
+    }
+    if (parts.size() > 1) {
+      bool is_path_like = seen_path.count(token) > 0;
+      if (!is_path_like) add_unique(terms.dotted, seen_dotted, token, token);
+    }
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+      const std::string& part = parts[k];
+      if (part.size() < 2) continue;
+      bool last = k + 1 == parts.size();
+      std::string lowered = part;
+      std::transform(lowered.begin(), lowered.end(), lowered.begin(), [](unsigned char c) { return std::tolower(c); });
+      bool stop = stop_words().count(lowered) > 0;
+      if (code_like(part) || (!stop && ((code_context && part.size() >= 3) || (call && last && part.size() >= 3) ||
+                                        (parts.size() > 1 && part.size() >= 3)))) {
+        add_unique(terms.identifiers, seen_ident, part, part);
+      } else {
+        std::string lower = part;
+        std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+        if (lower.size() >= 3 && !stop_words().count(lower)) add_unique(terms.words, seen_word, lower, lower);
+      }
+    }
+  }
+  return terms;
+}
+
+}  // namespace comp::pipeline
