@@ -59,7 +59,9 @@ CREATE VIRTUAL TABLE symbols_fts USING fts5(name, signature, scope, tokenize = '
 CREATE VIRTUAL TABLE files_fts USING fts5(path, body, tokenize = 'comp_ident', detail = column);
 )sql",
     // 1 -> 2: references and their resolution replace the empty edges table;
-    // `edges` becomes the view of resolved references. Every file is read
+    // `edges` becomes the view of resolved references. The file text index
+    // keeps positions (detail=full): BM25 then reads term frequencies from
+    // the index instead of re-tokenizing every matching file per query. Every file is read
     // again (its hash no longer matches) so that its references are extracted.
     R"sql(
 DROP TABLE edges;
@@ -88,6 +90,8 @@ CREATE INDEX refs_by_target ON refs(target) WHERE target IS NOT NULL;
 CREATE INDEX refs_pending ON refs(kind) WHERE status = 0;
 CREATE VIEW edges AS SELECT from_node, target AS to_node, kind, file_path, line, "column" FROM refs
     WHERE target IS NOT NULL;
+DROP TABLE files_fts;
+CREATE VIRTUAL TABLE files_fts USING fts5(path, body, tokenize = 'comp_ident');
 UPDATE files SET hash = '', mtime_ns = 0;
 )sql",
 };

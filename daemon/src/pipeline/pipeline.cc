@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cmath>
 #include <map>
+#include <regex>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -23,16 +25,35 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-// Evidence weights, tuned on the public dev sets (bench-swe `dev`).
-constexpr double kIdentifierBm25 = 1.0;
-constexpr double kWordBm25 = 0.5;
-constexpr double kSymbol = 0.9;
-constexpr double kPath = 2.0;
-constexpr double kModule = 1.2;
-constexpr double kGraph = 0.25;
-constexpr double kNonSource = 0.3;
-constexpr double kTest = 0.4;
-constexpr double kVendored = 0.2;
+// Evidence weights, tuned on the public dev sets (bench-swe `dev`,
+// `bench/swe/inspect.py`). COMP_PIPELINE_WEIGHTS overrides them for tuning
+// ("names,words,symbol,path,frame,module,graph,nonsource,test,vendored").
+struct Weights {
+  double identifier_bm25 = 1.0, word_bm25 = 0.5, symbol = 1.0, path = 2.0, last_frame = 3.0, module = 1.2,
+         graph = 0.1, non_source = 0.3, test = 0.4, vendored = 0.2;
+};
+
+const Weights& weights() {
+  static const Weights w = [] {
+    Weights out;
+    if (const char* text = std::getenv("COMP_PIPELINE_WEIGHTS")) {
+      double* fields[] = {&out.identifier_bm25, &out.word_bm25, &out.symbol,     &out.path, &out.last_frame,
+                          &out.module,          &out.graph,     &out.non_source, &out.test, &out.vendored};
+      std::string list(text);
+      std::size_t start = 0;
+      for (double* field : fields) {
+        if (start > list.size()) break;
+        std::size_t end = list.find(',', start);
+        std::string item = list.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        if (!item.empty()) *field = std::strtod(item.c_str(), nullptr);
+        if (end == std::string::npos) break;
+        start = end + 1;
+      }
+    }
+    return out;
+  }();
+  return w;
+}
 
 std::string lower(std::string_view text) {
   std::string out(text);
@@ -83,16 +104,19 @@ std::string read_inside(const fs::path& root, const std::string& rel_path, std::
   return text;
 }
 
+enum Part { kBm25, kSymbols, kPaths, kFrame, kModules, kParts };
+
 struct Candidate {
+  double parts[kParts] = {};
   double score = 0;
   std::vector<std::string> why;
   std::vector<std::string> symbols;
 };
 
-void add(std::unordered_map<std::string, Candidate>& candidates, const std::string& path, double score,
+void add(std::unordered_map<std::string, Candidate>& candidates, const std::string& path, Part part, double score,
          const std::string& why) {
   Candidate& candidate = candidates[path];
-  candidate.score += score;
+  candidate.parts[part] += score;
   if (std::find(candidate.why.begin(), candidate.why.end(), why) == candidate.why.end() && candidate.why.size() < 8)
     candidate.why.push_back(why);
 }
@@ -116,6 +140,12 @@ bool is_test_path(std::string_view path) {
   return ends_with(base, "Test.java") || ends_with(base, "Tests.java") || base.rfind("Test", 0) == 0;
 }
 
+bool is_example_path(std::string_view path) {
+  for (std::string_view dir : {"examples/", "example/", "docs/", "doc/", "benchmarks/", "scripts/"})
+    if (path.substr(0, dir.size()) == dir || path.find("/" + std::string(dir)) != std::string_view::npos) return true;
+  return false;
+}
+
 bool is_vendored_path(std::string_view path) {
   return path.find("node_modules/") != std::string_view::npos || path.find("vendor/") != std::string_view::npos ||
          path.find("third_party/") != std::string_view::npos || path.find("dist/") == 0 ||
@@ -129,7 +159,11 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   result.terms = analyze_task(request.task);
   const TaskTerms& terms = result.terms;
   std::string task_lower = lower(request.task);
-  bool about_tests = task_lower.find("test") != std::string::npos;
+  // About tests when it says "test(s)" as a word (not "latest", not a
+  // directory in a path), or names a test file.
+  static const std::regex kTestWord(R"((^|[^/\w.])(tests?|testing|pytest|unittest)($|[^/\w.]))");
+  bool about_tests = std::regex_search(task_lower, kTestWord);
+  for (const std::string& path : result.terms.paths) about_tests = about_tests || is_test_path(path);
 
   std::unordered_map<std::string, graph::FileRecord> files;
   for (graph::FileRecord& file : store.files())
@@ -147,8 +181,8 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   std::vector<std::string> code_terms = terms.identifiers;
   code_terms.insert(code_terms.end(), terms.dotted.begin(), terms.dotted.end());
   for (const auto& [weight, query, why] :
-       {std::tuple{kIdentifierBm25, fts_query(code_terms, 64), "bm25 names"},
-        std::tuple{kWordBm25, fts_query(terms.words, 48), "bm25 words"}}) {
+       {std::tuple{weights().identifier_bm25, fts_query(code_terms, 64), "bm25 names"},
+        std::tuple{weights().word_bm25, fts_query(terms.words, 48), "bm25 words"}}) {
     if (query.empty()) continue;
     std::vector<std::pair<std::string, double>> hits;
     try {
@@ -159,7 +193,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     if (hits.empty()) continue;
     double top = hits.front().second > 0 ? hits.front().second : 1;
     for (const auto& [path, score] : hits)
-      if (files.count(path)) add(candidates, path, weight * score / top, why);
+      if (files.count(path)) add(candidates, path, kBm25, weight * score / top, why);
   }
   // 2. Definitions of the names the task mentions.
   std::vector<std::string> names = terms.identifiers;
@@ -174,9 +208,9 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       if (node.kind != "file" && node.kind != "variable" && node.kind != "field" && node.kind != "property")
         defining.insert(node.file_path);
     if (defining.empty() || defining.size() > 12) continue;
-    double weight = kSymbol / static_cast<double>(defining.size());
+    double weight = 1.0 / static_cast<double>(defining.size());
     for (const std::string& path : defining) {
-      add(candidates, path, weight, "symbol " + name);
+      add(candidates, path, kSymbols, weight, "symbol " + name);
       std::vector<std::string>& symbols = candidates[path].symbols;
       if (std::find(symbols.begin(), symbols.end(), name) == symbols.end()) symbols.push_back(name);
     }
@@ -197,9 +231,22 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     }
     const std::vector<std::string>& matched = exact.empty() ? by_name : exact;
     if (matched.empty() || matched.size() > 10) continue;
-    double weight = (exact.empty() ? kPath * 0.6 : kPath) / static_cast<double>(matched.size());
-    for (const std::string& path : matched) add(candidates, path, weight, "path " + mentioned);
+    double weight = (exact.empty() ? 0.6 : 1.0) / static_cast<double>(matched.size());
+    for (const std::string& path : matched) add(candidates, path, kPaths, weight, "path " + mentioned);
   }
+  // Stack traces: the last frame inside the project is where it failed.
+  std::string last_frame;
+  for (const Frame& frame : terms.frames) {
+    std::string match;
+    int found = 0;
+    for (const auto& [path, file] : files)
+      if (path == frame.path || ends_with(frame.path, "/" + path) || ends_with(path, "/" + frame.path)) {
+        match = path;
+        ++found;
+      }
+    if (found == 1) last_frame = match;
+  }
+  if (!last_frame.empty()) add(candidates, last_frame, kFrame, weights().last_frame, "last frame");
   for (const std::string& dotted : terms.dotted) {
     std::string as_path = dotted;
     std::replace(as_path.begin(), as_path.end(), '.', '/');
@@ -207,15 +254,22 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
                                       as_path.substr(0, as_path.rfind('/') == std::string::npos ? 0 : as_path.rfind('/')) + ".py"}) {
       if (suffix == ".py") continue;
       for (const auto& [path, file] : files)
-        if (path == suffix || ends_with(path, "/" + suffix)) add(candidates, path, kModule, "module " + dotted);
+        if (path == suffix || ends_with(path, "/" + suffix)) add(candidates, path, kModules, 1.0, "module " + dotted);
     }
   }
-  // 4. Penalties before the graph: tests, vendored code, files comP does not parse.
+  // 4. One score per file: evidence of one kind saturates (a file named by
+  // ten traceback functions is not ten times as likely), then penalties for
+  // tests, vendored code and files comP does not parse.
   for (auto& [path, candidate] : candidates) {
+    const Weights& w = weights();
+    candidate.score = candidate.parts[kBm25] + w.symbol * std::sqrt(candidate.parts[kSymbols]) +
+                      w.path * std::min(candidate.parts[kPaths], 1.0) + candidate.parts[kFrame] +
+                      w.module * std::min(candidate.parts[kModules], 1.0);
     const graph::FileRecord& file = files.at(path);
-    if (file.language.empty()) candidate.score *= kNonSource;
-    if (!about_tests && is_test_path(path)) candidate.score *= kTest;
-    if (is_vendored_path(path)) candidate.score *= kVendored;
+    if (file.language.empty()) candidate.score *= weights().non_source;
+    if (!about_tests && is_test_path(path)) candidate.score *= weights().test;
+    if (is_example_path(path)) candidate.score *= weights().test;
+    if (is_vendored_path(path)) candidate.score *= weights().vendored;
   }
   // 5. The graph: what the strongest files use and what uses them.
   std::vector<std::pair<std::string, double>> seeds;
@@ -227,7 +281,9 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   for (const auto& [seed, score] : seeds) {
     for (const auto& [path, count] : store.files_used_by(seed)) {
       if (!files.count(path) || is_test_path(path) || is_vendored_path(path)) continue;
-      add(candidates, path, kGraph * score * std::min(1.0, static_cast<double>(count) / 4.0), "used by " + seed);
+      double boost = weights().graph * score * std::min(1.0, static_cast<double>(count) / 4.0);
+      add(candidates, path, kBm25, 0, "used by " + seed);
+      candidates[path].score += boost;
     }
   }
 

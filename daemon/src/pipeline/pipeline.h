@@ -61,5 +61,7 @@ Result run_pipeline(graph::Store& store, const std::filesystem::path& root, cons
 // Test and vendored files rank lower unless the task is about them.
 bool is_test_path(std::string_view path);
 bool is_vendored_path(std::string_view path);
+// Examples, documentation, benchmarks and scripts: rarely where a change goes.
+bool is_example_path(std::string_view path);
 
 }  // namespace comp::pipeline

@@ -127,7 +127,7 @@ TaskTerms analyze_task(std::string_view text) {
     return false;
   };
   for (const Frame& frame : terms.frames)
-    if (!frame.function.empty() && frame.function[0] != '<')
+    if (!frame.function.empty() && frame.function[0] != '<' && !stop_words().count(frame.function))
       add_unique(terms.identifiers, seen_ident, frame.function, frame.function);
 
   // Words and dotted names.
