@@ -1,9 +1,12 @@
 # The two commands of the README:
-#   make run    set up, build, index a repository (REPO, default: this one), print the summary
+#   make run    set up, build, index a repository (REPO, default: this one), print the summary,
+#               then answer a context query on it (TASK) within a token budget (TOKENS)
 #   make test   set up, build, run every test
 BUILD ?= build
 REPO ?= .
 JOBS ?= $(shell nproc)
+TASK ?= where are files walked and parsed into symbols for the index
+TOKENS ?= 2000
 
 .PHONY: all setup build run test clean
 all: build
@@ -19,6 +22,7 @@ build: setup $(BUILD)/build.ninja
 
 run: build
 	$(BUILD)/comp index --root $(REPO)
+	$(BUILD)/comp query --root $(REPO) --max-tokens $(TOKENS) --no-refresh "$(TASK)"
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

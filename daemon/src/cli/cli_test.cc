@@ -262,3 +262,48 @@ TEST_F(CliTest, DiffFindsChangedSymbolsAndRejectsOptionLikeRefs) {
   EXPECT_FALSE(fs::exists(trap));
   EXPECT_EQ(comp({"diff", "no-such-ref", "--root", root_.string()}).exit_code, 2);
 }
+
+TEST_F(CliTest, QueryPacksTheRightFileWithinTheBudget) {
+  std::ofstream(root_ / "pkg" / "render.py") << "def render_table(rows):\n    \"\"\"Rows as text.\"\"\"\n"
+                                                "    return '\\n'.join(str(r) for r in rows)\n";
+  fs::path task = root_ / "task.json";
+  std::ofstream(task) << R"({"instance_id": "x", "problem_statement": "parse_expr crashes on empty input: Parser().parse returns None"})";
+  Result query = comp({"query", "--root", root_.string(), "--task-file", task.string(), "--json", "--max-tokens", "300"});
+  ASSERT_EQ(query.exit_code, 0) << query.err;
+  auto result = nlohmann::json::parse(query.out);
+  ASSERT_FALSE(result["pivot_files"].empty());
+  EXPECT_EQ(result["pivot_files"][0]["path"], "pkg/core.py");
+  EXPECT_LE(result["tokens_sent"].get<int>(), 300);
+  EXPECT_EQ(result["ranking"][0]["path"], "pkg/core.py");
+  EXPECT_TRUE(result.contains("token_savings"));
+  EXPECT_TRUE(result.contains("cost_estimation"));
+  EXPECT_EQ(result["freshness"]["stale_files"], 0);  // the query refreshed the index first
+  // Plain text task, readable report.
+  Result text = comp({"query", "Parser parse", "--root", root_.string()});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("## pkg/core.py"), std::string::npos) << text.out;
+  // Bad input: a clear message and exit 2.
+  EXPECT_EQ(comp({"query", "--root", root_.string()}).exit_code, 2);  // no task
+  EXPECT_EQ(comp({"query", "x", "--level", "5", "--root", root_.string()}).exit_code, 2);
+  EXPECT_EQ(comp({"query", "--task-file", (root_ / "missing.json").string(), "--root", root_.string()}).exit_code, 2);
+}
+
+TEST_F(CliTest, FilePrintsALevelWithTokenCounts) {
+  std::ofstream(root_ / "pkg" / "doc.py") << "# a comment\ndef f(x):\n    \"\"\"Doubles.\"\"\"\n    y = x * 2\n"
+                                             "    return y\n";
+  Result raw = comp({"file", "pkg/doc.py", "--root", root_.string(), "--json"});
+  ASSERT_EQ(raw.exit_code, 0) << raw.err;
+  auto level0 = nlohmann::json::parse(raw.out);
+  EXPECT_EQ(level0["tokens"], level0["raw_tokens"]);
+  Result skeleton = comp({"file", "pkg/doc.py", "--level", "2", "--root", root_.string(), "--json"});
+  auto level2 = nlohmann::json::parse(skeleton.out);
+  EXPECT_EQ(level2["level"], 2);
+  EXPECT_LT(level2["tokens"].get<int>(), level0["tokens"].get<int>());
+  EXPECT_EQ(level2["content"].get<std::string>().find("a comment"), std::string::npos);
+  EXPECT_NE(level2["content"].get<std::string>().find("..."), std::string::npos);
+  Result lines = comp({"file", "pkg/doc.py", "--lines", "2-3", "--root", root_.string()});
+  EXPECT_EQ(lines.out, "def f(x):\n    \"\"\"Doubles.\"\"\"\n");
+  EXPECT_EQ(comp({"file", "../etc/passwd", "--root", root_.string()}).exit_code, 2);
+  EXPECT_EQ(comp({"file", "/etc/passwd", "--root", root_.string()}).exit_code, 2);
+  EXPECT_EQ(comp({"file", "pkg/doc.py", "--lines", "3-1", "--root", root_.string()}).exit_code, 2);
+}

@@ -382,9 +382,38 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     budget -= pivot.token_count;
     result.tokens_sent += pivot.token_count;
     result.raw_tokens += raw_tokens;
-    if (!request.include_content) pivot.content.clear();
     result.pivot_files.push_back(std::move(pivot));
   }
+  // Budget left over: send the best files less compressed (whole rather than
+  // cut, comments rather than none), best first, while it fits.
+  for (PivotFile& pivot : result.pivot_files) {
+    if (budget < 32) break;
+    if (pivot.level == 0 && pivot.lines.empty()) continue;
+    const graph::FileRecord& file = files.at(pivot.path);
+    std::string text = read_inside(root, pivot.path, 4u << 20);
+    std::optional<lang::Language> language = lang::from_name(file.language);
+    for (int level = pivot.lines.empty() ? pivot.level - 1 : pivot.level; level >= 0; --level) {
+      std::string content = text;
+      if (level > 0) {
+        if (!language) continue;
+        compress::Compressed compressed = compress::compress(*language, text, static_cast<compress::Level>(level));
+        if (static_cast<int>(compressed.level) != level) continue;
+        content = std::move(compressed.text);
+      }
+      std::size_t count = tokens::count(content);
+      if (count > pivot.token_count && count - pivot.token_count <= budget) {
+        budget -= count - pivot.token_count;
+        result.tokens_sent += count - pivot.token_count;
+        pivot.content = std::move(content);
+        pivot.token_count = count;
+        pivot.level = level;
+        pivot.lines.clear();
+        break;
+      }
+    }
+  }
+  if (!request.include_content)
+    for (PivotFile& pivot : result.pivot_files) pivot.content.clear();
   result.token_savings = result.raw_tokens > result.tokens_sent ? result.raw_tokens - result.tokens_sent : 0;
   result.cost_estimation = static_cast<double>(result.tokens_sent) * request.price_per_million / 1e6;
   result.pack_ms = std::chrono::duration<double, std::milli>(Clock::now() - pack_started).count();

@@ -69,7 +69,7 @@ TaskTerms analyze_task(std::string_view text) {
   static const std::regex kPython(R"re(File "([^"\n]+)", line (\d+)(?:, in ([A-Za-z_<>][\w<>]*))?)re");
   static const std::regex kJs(R"re(at (?:([\w$.<>]+) )?\(?((?:[A-Za-z]:)?[^\s():]+\.[A-Za-z]+):(\d+):\d+\)?)re");
   static const std::regex kJava(R"re(at ([\w$.]+)\.([\w$<>]+)\(([\w$]+\.(?:java|kt|scala)):(\d+)\))re");
-  static const std::regex kGoRust(R"re(((?:[\w.-]+/)*[\w.-]+\.(?:go|rs)):(\d+)(?::\d+)?)re");
+  static const std::regex kGoRust(R"re((/?(?:[\w.-]+/)*[\w.-]+\.(?:go|rs)):(\d+)(?::\d+)?)re");
   for (auto it = std::sregex_iterator(input.begin(), input.end(), kPython); it != std::sregex_iterator(); ++it) {
     Frame frame{(*it)[1], static_cast<std::uint32_t>(std::stoul((*it)[2])), (*it)[3]};
     add_unique(terms.frames, seen_frame, frame.path + ":" + std::to_string(frame.line), frame);

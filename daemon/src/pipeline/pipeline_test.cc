@@ -1,0 +1,137 @@
+#include "pipeline/pipeline.h"
+
+#include <gtest/gtest.h>
+
+#include "index/indexer.h"
+#include "index/test_tree.h"
+#include "tokens/tokens.h"
+
+namespace comp::pipeline {
+namespace {
+
+using index::testing::TempTree;
+
+void index_tree(const TempTree& tree) {
+  index::IndexOptions options;
+  options.root = tree.root();
+  options.jobs = 2;
+  index::run_index(options);
+}
+
+// A small shop: the task's evidence points at one file in several ways.
+void write_shop(TempTree& tree) {
+  tree.write("shop/__init__.py", "");
+  tree.write("shop/cart.py",
+             "from .pricing import apply_discount\n\nclass Cart:\n    \"\"\"Items and their total.\"\"\"\n\n"
+             "    def __init__(self):\n        self.items = []\n\n    def add(self, item, qty=1):\n"
+             "        # one line per item\n        self.items.append((item, qty))\n\n    def total(self):\n"
+             "        return apply_discount(sum(i.price * q for i, q in self.items))\n");
+  tree.write("shop/pricing.py",
+             "def apply_discount(amount):\n    \"\"\"Ten percent off above 100.\"\"\"\n    if amount > 100:\n"
+             "        return amount * 0.9\n    return amount\n\n\ndef format_price(amount):\n"
+             "    return f\"{amount:.2f}\"\n");
+  tree.write("shop/inventory.py", "class Inventory:\n    def count(self, sku):\n        return 0\n");
+  tree.write("tests/test_pricing.py", "from shop.pricing import apply_discount\n\ndef test_discount():\n"
+                                      "    assert apply_discount(200) == 180\n");
+  tree.write("README.md", "# shop\nA shop with a cart, pricing and an inventory.\n");
+  std::string big;
+  for (int i = 0; i < 700; ++i)
+    big += "def helper_" + std::to_string(i) + "(value):\n    \"\"\"Helper number " + std::to_string(i) +
+           " of the report.\"\"\"\n    return value + " + std::to_string(i) + "\n\n";
+  tree.write("shop/report.py", big);
+}
+
+TEST(Pipeline, RanksTheFileTheEvidencePointsAt) {
+  TempTree tree("pipeline-rank");
+  write_shop(tree);
+  index_tree(tree);
+  auto store = graph::Store::open_existing(tree.root());
+  Request request;
+  request.task = "apply_discount gives 10% off even for small amounts; it should only apply above 100";
+  Result result = run_pipeline(*store, tree.root(), request);
+  ASSERT_FALSE(result.ranking.empty());
+  EXPECT_EQ(result.ranking[0].path, "shop/pricing.py");
+  // The test that calls it ranks below the definition (tests are down-weighted).
+  auto test_rank = std::find_if(result.ranking.begin(), result.ranking.end(),
+                                [](const RankedFile& f) { return f.path == "tests/test_pricing.py"; });
+  ASSERT_NE(test_rank, result.ranking.end());
+  EXPECT_GT(test_rank - result.ranking.begin(), 0);
+  ASSERT_FALSE(result.pivot_files.empty());
+  EXPECT_EQ(result.pivot_files[0].path, "shop/pricing.py");
+  EXPECT_EQ(result.pivot_files[0].symbols, std::vector<std::string>{"apply_discount"});
+
+  Request trace;
+  trace.task = "Traceback (most recent call last):\n  File \"/srv/app/shop/cart.py\", line 14, in total\n"
+               "TypeError: unsupported operand\n";
+  Result traced = run_pipeline(*store, tree.root(), trace);
+  ASSERT_FALSE(traced.ranking.empty());
+  EXPECT_EQ(traced.ranking[0].path, "shop/cart.py");  // the last frame inside the project
+}
+
+TEST(Pipeline, NeverExceedsTheBudgetAndFillsIt) {
+  TempTree tree("pipeline-budget");
+  write_shop(tree);
+  index_tree(tree);
+  auto store = graph::Store::open_existing(tree.root());
+  for (std::size_t budget : {64u, 150u, 500u, 2000u, 8000u}) {
+    Request request;
+    request.task = "helper report value apply_discount Cart total inventory";
+    request.max_tokens = budget;
+    Result result = run_pipeline(*store, tree.root(), request);
+    std::size_t sum = 0;
+    for (const PivotFile& pivot : result.pivot_files) {
+      EXPECT_EQ(pivot.token_count, tokens::count(pivot.content)) << pivot.path;
+      sum += pivot.token_count;
+    }
+    EXPECT_EQ(sum, result.tokens_sent);
+    EXPECT_LE(result.tokens_sent, budget);
+    EXPECT_EQ(result.token_savings, result.raw_tokens - result.tokens_sent);
+    // report.py alone holds far more than these budgets: they are filled.
+    if (budget >= 500) EXPECT_GE(result.tokens_sent * 10, budget * 9) << budget;
+  }
+}
+
+TEST(Pipeline, SupportingFilesAreSkeletons) {
+  TempTree tree("pipeline-levels");
+  write_shop(tree);
+  index_tree(tree);
+  auto store = graph::Store::open_existing(tree.root());
+  Request request;
+  request.task = "Cart total uses apply_discount and format_price; the report helpers too";
+  request.compression_level = 2;
+  request.max_tokens = 3000;
+  Result result = run_pipeline(*store, tree.root(), request);
+  ASSERT_GE(result.pivot_files.size(), 2u);
+  EXPECT_EQ(result.pivot_files[0].level, 0);  // the strongest file whole: it fits half the budget
+  bool skeleton = false;
+  for (std::size_t i = 1; i < result.pivot_files.size(); ++i)
+    if (result.pivot_files[i].level == 2 && result.pivot_files[i].content.find("...") != std::string::npos) skeleton = true;
+  EXPECT_TRUE(skeleton);  // report.py does not fit whole: its skeleton is sent
+  EXPECT_NEAR(result.cost_estimation, static_cast<double>(result.tokens_sent) * 3.0 / 1e6, 1e-12);
+}
+
+TEST(Pipeline, FreshnessCountsFilesChangedSinceIndexed) {
+  TempTree tree("pipeline-fresh");
+  write_shop(tree);
+  index_tree(tree);
+  tree.write("shop/inventory.py", "class Inventory:\n    def count(self, sku):\n        return 1\n");
+  tree.set_mtime("shop/inventory.py", 1000);
+  auto store = graph::Store::open_existing(tree.root());
+  Request request;
+  request.task = "Inventory count";
+  EXPECT_EQ(run_pipeline(*store, tree.root(), request).stale_files, 1u);
+}
+
+TEST(Pipeline, TestAndVendoredPaths) {
+  EXPECT_TRUE(is_test_path("tests/test_x.py"));
+  EXPECT_TRUE(is_test_path("src/__tests__/a.ts"));
+  EXPECT_TRUE(is_test_path("src/a.spec.ts"));
+  EXPECT_TRUE(is_test_path("src/main/java/FooTest.java"));
+  EXPECT_FALSE(is_test_path("src/latest/contest.py"));
+  EXPECT_TRUE(is_vendored_path("web/vendor/jquery.js"));
+  EXPECT_TRUE(is_vendored_path("static/app.min.js"));
+  EXPECT_FALSE(is_vendored_path("src/vendors.py"));
+}
+
+}  // namespace
+}  // namespace comp::pipeline

@@ -1,0 +1,73 @@
+#include "pipeline/task.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace comp::pipeline {
+namespace {
+
+bool has(const std::vector<std::string>& list, const std::string& value) {
+  return std::find(list.begin(), list.end(), value) != list.end();
+}
+
+TEST(Task, PythonTracebackGivesFramesPathsAndFunctions) {
+  TaskTerms terms = analyze_task(
+      "Crash when loading\n```\nTraceback (most recent call last):\n"
+      "  File \"/home/u/venv/lib/python3.9/site-packages/pkg/core/loader.py\", line 42, in load_items\n"
+      "    return parse_item(x)\n"
+      "  File \"/home/u/venv/lib/python3.9/site-packages/pkg/core/parser.py\", line 7, in parse_item\n"
+      "ValueError: bad item\n```\n");
+  ASSERT_EQ(terms.frames.size(), 2u);
+  EXPECT_EQ(terms.frames[0].path, "/home/u/venv/lib/python3.9/site-packages/pkg/core/loader.py");
+  EXPECT_EQ(terms.frames[0].line, 42u);
+  EXPECT_EQ(terms.frames[1].function, "parse_item");
+  EXPECT_TRUE(has(terms.identifiers, "load_items"));
+  EXPECT_TRUE(has(terms.identifiers, "parse_item"));
+  EXPECT_TRUE(has(terms.identifiers, "ValueError"));
+  EXPECT_FALSE(has(terms.identifiers, "Traceback"));  // traceback words name nothing
+  EXPECT_FALSE(has(terms.identifiers, "most"));
+}
+
+TEST(Task, JavaScriptJavaAndGoFrames) {
+  TaskTerms terms = analyze_task(
+      "TypeError: x is undefined\n    at renderRow (src/components/Table.tsx:120:15)\n"
+      "    at Object.render (/app/node_modules/react/index.js:5:1)\n"
+      "Exception in thread main\n\tat com.acme.store.Cart.total(Cart.java:88)\n"
+      "goroutine 1 [running]:\nmain.main()\n\t/home/u/shop/cmd/server/main.go:31 +0x1d\n");
+  auto frame_at = [&](const std::string& path) {
+    return std::find_if(terms.frames.begin(), terms.frames.end(), [&](const Frame& f) { return f.path == path; });
+  };
+  ASSERT_NE(frame_at("src/components/Table.tsx"), terms.frames.end());
+  EXPECT_EQ(frame_at("src/components/Table.tsx")->function, "renderRow");
+  ASSERT_NE(frame_at("Cart.java"), terms.frames.end());
+  EXPECT_EQ(frame_at("Cart.java")->function, "total");
+  EXPECT_EQ(frame_at("Cart.java")->line, 88u);
+  ASSERT_NE(frame_at("/home/u/shop/cmd/server/main.go"), terms.frames.end());
+  EXPECT_TRUE(has(terms.paths, "src/components/Table.tsx"));
+}
+
+TEST(Task, NamesInProseCodeAndBackticks) {
+  TaskTerms terms = analyze_task(
+      "The `Schema.load` method ignores `partial` when a Nested field uses validate_length. "
+      "Calling getUserName() returns null. See utils/strings.py and \"invalid literal for int\".");
+  EXPECT_TRUE(has(terms.dotted, "Schema.load"));
+  EXPECT_TRUE(has(terms.identifiers, "partial"));          // in backticks
+  EXPECT_TRUE(has(terms.identifiers, "validate_length"));  // snake_case
+  EXPECT_TRUE(has(terms.identifiers, "getUserName"));      // camelCase call
+  EXPECT_TRUE(has(terms.paths, "utils/strings.py"));
+  EXPECT_TRUE(has(terms.quoted, "invalid literal for int"));
+  EXPECT_TRUE(has(terms.words, "ignores"));
+  EXPECT_FALSE(has(terms.words, "the"));  // stop word
+  EXPECT_FALSE(has(terms.words, "when"));
+}
+
+TEST(Task, HostileInputIsBounded) {
+  std::string huge(3u << 20, '(');
+  TaskTerms terms = analyze_task(huge);
+  EXPECT_TRUE(terms.identifiers.empty());
+  EXPECT_TRUE(analyze_task("").frames.empty());
+}
+
+}  // namespace
+}  // namespace comp::pipeline
