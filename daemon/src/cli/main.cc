@@ -222,24 +222,29 @@ int run_stats_command(const Common& common) {
   return 0;
 }
 
+// A user-given path must name a regular file inside the root: relative, no
+// "..", and still inside once symlinks are resolved. Prints why not.
+bool file_inside(const fs::path& root, const std::string& file, fs::path& rel, fs::path& resolved) {
+  rel = fs::path(file).lexically_normal();
+  std::error_code ec;
+  bool inside = !rel.is_absolute() && !rel.empty() && *rel.begin() != "..";
+  if (inside) {
+    resolved = fs::weakly_canonical(root / rel, ec);
+    auto [root_end, unused] = std::mismatch(root.begin(), root.end(), resolved.begin(), resolved.end());
+    (void)unused;
+    inside = !ec && root_end == root.end() && fs::is_regular_file(resolved, ec);
+  }
+  if (!inside) std::cerr << "comp: '" << file << "' is not a regular file inside the root\n";
+  return inside;
+}
+
 // Parses one file as the indexer would and prints what comP sees in it: its
 // symbols and the references that become edges. Reads nothing but the file.
 int run_outline_command(const Common& common, const std::string& file) {
   fs::path root = checked_root(common.root);
   if (root.empty()) return kExitUsage;
-  fs::path rel = fs::path(file).lexically_normal();
-  if (rel.is_absolute() || rel.empty() || *rel.begin() == "..") {
-    std::cerr << "comp: '" << file << "' is not a path inside the root\n";
-    return kExitUsage;
-  }
-  std::error_code ec;
-  fs::path resolved = fs::weakly_canonical(root / rel, ec);
-  auto [root_end, unused] = std::mismatch(root.begin(), root.end(), resolved.begin(), resolved.end());
-  (void)unused;
-  if (ec || root_end != root.end() || !fs::is_regular_file(resolved, ec)) {
-    std::cerr << "comp: '" << file << "' is not a regular file inside the root\n";
-    return kExitUsage;
-  }
+  fs::path rel, resolved;
+  if (!file_inside(root, file, rel, resolved)) return kExitUsage;
   std::ifstream in(resolved, std::ios::binary);
   std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   std::string rel_path = rel.generic_string();
@@ -454,16 +459,8 @@ int run_query_command(const Common& common, const QueryOptions& query) {
 int run_file_command(const Common& common, const std::string& file, int level, const std::string& lines) {
   fs::path root = checked_root(common.root);
   if (root.empty()) return kExitUsage;
-  fs::path rel = fs::path(file).lexically_normal();
-  std::error_code ec;
-  fs::path resolved = fs::weakly_canonical(root / rel, ec);
-  auto [root_end, unused] = std::mismatch(root.begin(), root.end(), resolved.begin(), resolved.end());
-  (void)unused;
-  if (rel.is_absolute() || rel.empty() || *rel.begin() == ".." || ec || root_end != root.end() ||
-      !fs::is_regular_file(resolved, ec)) {
-    std::cerr << "comp: '" << file << "' is not a regular file inside the root\n";
-    return kExitUsage;
-  }
+  fs::path rel, resolved;
+  if (!file_inside(root, file, rel, resolved)) return kExitUsage;
   std::uint32_t first = 0, last = 0;
   if (!lines.empty()) {
     std::size_t dash = lines.find('-');

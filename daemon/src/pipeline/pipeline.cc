@@ -18,6 +18,7 @@
 #include "graph/identifier_tokenizer.h"
 #include "lang/language.h"
 #include "tokens/tokens.h"
+#include "walk/walker.h"
 
 namespace comp::pipeline {
 namespace {
@@ -85,24 +86,6 @@ std::string fts_query(const std::vector<std::string>& terms, std::size_t max_ato
   return query;
 }
 
-std::string read_inside(const fs::path& root, const std::string& rel_path, std::size_t limit) {
-  int fd = ::open((root / rel_path).c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-  if (fd < 0) return {};
-  struct stat info {};
-  std::string text;
-  if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode)) {
-    text.resize(std::min<std::size_t>(static_cast<std::size_t>(info.st_size), limit));
-    std::size_t got = 0;
-    while (got < text.size()) {
-      ssize_t n = ::read(fd, text.data() + got, text.size() - got);
-      if (n <= 0) break;
-      got += static_cast<std::size_t>(n);
-    }
-    text.resize(got);
-  }
-  ::close(fd);
-  return text;
-}
 
 enum Part { kBm25, kSymbols, kPaths, kFrame, kModules, kParts };
 
@@ -310,7 +293,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     }
     const std::string& path = ranked[i].first;
     const graph::FileRecord& file = files.at(path);
-    std::string text = read_inside(root, path, 4u << 20);
+    std::string text = walk::read_in_root(root, path, 4u << 20);
     if (text.empty()) continue;
     std::optional<lang::Language> language = lang::from_name(file.language);
     std::size_t raw_tokens = tokens::count(text);
@@ -390,7 +373,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     if (budget < 32) break;
     if (pivot.level == 0 && pivot.lines.empty()) continue;
     const graph::FileRecord& file = files.at(pivot.path);
-    std::string text = read_inside(root, pivot.path, 4u << 20);
+    std::string text = walk::read_in_root(root, pivot.path, 4u << 20);
     std::optional<lang::Language> language = lang::from_name(file.language);
     for (int level = pivot.lines.empty() ? pivot.level - 1 : pivot.level; level >= 0; --level) {
       std::string content = text;

@@ -10,6 +10,8 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "walk/walker.h"
+
 namespace comp::query {
 namespace {
 
@@ -22,26 +24,6 @@ bool ends_with(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// A file of the index, read without following a final symlink (paths in
-// the index are inside the root; a link swapped in since is refused).
-std::string read_indexed_file(const fs::path& root, const std::string& rel_path, std::size_t limit) {
-  int fd = ::open((root / rel_path).c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-  if (fd < 0) return {};
-  struct stat info {};
-  std::string text;
-  if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode)) {
-    text.resize(std::min<std::size_t>(static_cast<std::size_t>(info.st_size), limit));
-    std::size_t got = 0;
-    while (got < text.size()) {
-      ssize_t n = ::read(fd, text.data() + got, text.size() - got);
-      if (n <= 0) break;
-      got += static_cast<std::size_t>(n);
-    }
-    text.resize(got);
-  }
-  ::close(fd);
-  return text;
-}
 
 std::string lines_of(const std::string& text, std::uint32_t first, std::uint32_t last, std::size_t max_lines) {
   std::string out;
@@ -190,7 +172,7 @@ SymbolReport symbol_report(graph::Store& store, const fs::path& root, const Node
   SymbolReport report;
   report.symbol = symbol;
   if (symbol.kind != "file") {
-    std::string text = read_indexed_file(root, symbol.file_path, 8u << 20);
+    std::string text = walk::read_in_root(root, symbol.file_path, 8u << 20);
     report.source = lines_of(text, symbol.line, symbol.end_line, 200);
   }
   depth = std::max(1, depth);

@@ -20,7 +20,8 @@ std::string join(const std::string& dir, std::string_view rest) {
   return dir + "/" + std::string(rest);
 }
 
-// "a/./b/../c" -> "a/c"; nullopt when it climbs out of the root.
+}  // namespace
+
 std::optional<std::string> normalize(std::string_view path) {
   std::vector<std::string_view> parts;
   std::size_t start = 0;
@@ -43,6 +44,8 @@ std::optional<std::string> normalize(std::string_view path) {
   }
   return out;
 }
+
+namespace {
 
 // JSON with comments and trailing commas (tsconfig's dialect) to JSON.
 std::string strip_jsonc(std::string_view text) {

@@ -13,6 +13,9 @@
 
 namespace comp::resolve {
 
+// "a/./b/../c" -> "a/c"; nullopt when it climbs out of the root.
+std::optional<std::string> normalize(std::string_view path);
+
 class Project {
  public:
   explicit Project(std::filesystem::path root) : root_(std::move(root)) {}

@@ -93,29 +93,6 @@ std::string join_path(const std::string& dir, std::string_view rest) {
   return dir.empty() ? std::string(rest) : dir + "/" + std::string(rest);
 }
 
-// Lexically normalises "a/./b/../c" to "a/c"; nullopt when it leaves the root.
-std::optional<std::string> normalize(std::string_view path) {
-  std::vector<std::string_view> parts;
-  std::size_t start = 0;
-  while (start <= path.size()) {
-    std::size_t end = path.find('/', start);
-    if (end == std::string_view::npos) end = path.size();
-    std::string_view part = path.substr(start, end - start);
-    if (part == "..") {
-      if (parts.empty()) return std::nullopt;
-      parts.pop_back();
-    } else if (!part.empty() && part != ".") {
-      parts.push_back(part);
-    }
-    start = end + 1;
-  }
-  std::string out;
-  for (std::string_view part : parts) {
-    if (!out.empty()) out.push_back('/');
-    out.append(part);
-  }
-  return out;
-}
 
 std::vector<std::string> split(std::string_view text, std::string_view separator) {
   std::vector<std::string> out;

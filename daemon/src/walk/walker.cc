@@ -371,4 +371,24 @@ bool looks_binary(std::string_view head) {
   return n != 0 && std::memchr(head.data(), '\0', n) != nullptr;
 }
 
+std::string read_in_root(const std::filesystem::path& root, const std::string& rel_path, std::size_t limit) {
+  int fd = ::open((root / rel_path).c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return {};
+  struct stat info {};
+  std::string text;
+  if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode)) {
+    text.resize(std::min<std::size_t>(static_cast<std::size_t>(info.st_size), limit));
+    std::size_t got = 0;
+    while (got < text.size()) {
+      ssize_t n = ::read(fd, text.data() + got, text.size() - got);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      got += static_cast<std::size_t>(n);
+    }
+    text.resize(got);
+  }
+  ::close(fd);
+  return text;
+}
+
 }  // namespace comp::walk

@@ -83,4 +83,9 @@ WalkResult walk(const WalkOptions& options);
 // True when the first 8 KiB of `head` contain a NUL byte.
 bool looks_binary(std::string_view head);
 
+// Reads a file of the workspace, at most `limit` bytes, without following a
+// final symlink (paths come from the index or the walk, vetted when walked;
+// a link swapped in since is refused). "" when unreadable or not regular.
+std::string read_in_root(const std::filesystem::path& root, const std::string& rel_path, std::size_t limit);
+
 }  // namespace comp::walk
