@@ -28,18 +28,18 @@ using Clock = std::chrono::steady_clock;
 
 // Evidence weights, tuned on the public dev sets (bench-swe `dev`,
 // `bench/swe/inspect.py`). COMP_PIPELINE_WEIGHTS overrides them for tuning
-// ("names,words,symbol,path,frame,module,graph,nonsource,test,vendored").
+// ("names,words,symbol,path,frame,module,graph,nonsource,test,vendored,filename").
 struct Weights {
   double identifier_bm25 = 1.0, word_bm25 = 0.5, symbol = 1.0, path = 2.0, last_frame = 3.0, module = 1.2,
-         graph = 0.1, non_source = 0.3, test = 0.4, vendored = 0.2;
+         graph = 0.1, non_source = 0.3, test = 0.4, vendored = 0.2, file_name = 0.35;
 };
 
 const Weights& weights() {
   static const Weights w = [] {
     Weights out;
     if (const char* text = std::getenv("COMP_PIPELINE_WEIGHTS")) {
-      double* fields[] = {&out.identifier_bm25, &out.word_bm25, &out.symbol,     &out.path, &out.last_frame,
-                          &out.module,          &out.graph,     &out.non_source, &out.test, &out.vendored};
+      double* fields[] = {&out.identifier_bm25, &out.word_bm25, &out.symbol, &out.path,     &out.last_frame, &out.module,
+                          &out.graph,           &out.non_source, &out.test,  &out.vendored, &out.file_name};
       std::string list(text);
       std::size_t start = 0;
       for (double* field : fields) {
@@ -216,6 +216,31 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     if (matched.empty() || matched.size() > 10) continue;
     double weight = (exact.empty() ? 0.6 : 1.0) / static_cast<double>(matched.size());
     for (const std::string& path : matched) add(candidates, path, kPaths, weight, "path " + mentioned);
+  }
+  // File names the task says as words ("[Chip] no ripple" -> Chip.js): a
+  // weaker path evidence, only when few files carry that name.
+  {
+    std::unordered_map<std::string, std::vector<std::string>> by_stem;
+    for (const auto& [path, file] : files) {
+      if (file.language.empty()) continue;
+      std::size_t slash = path.rfind('/');
+      std::string base = path.substr(slash == std::string::npos ? 0 : slash + 1);
+      std::string stem = lower(base.substr(0, base.find('.')));
+      if (stem == "index" || stem == "__init__" || stem == "mod") {  // the folder names the module
+        std::string dir = slash == std::string::npos ? std::string() : path.substr(0, slash);
+        stem = lower(dir.substr(dir.rfind('/') == std::string::npos ? 0 : dir.rfind('/') + 1));
+      }
+      if (stem.size() >= 3) by_stem[stem].push_back(path);
+    }
+    std::unordered_set<std::string> said;
+    for (const std::vector<std::string>* list : {&terms.identifiers, &terms.words})
+      for (const std::string& word : *list) said.insert(lower(word));
+    for (const std::string& word : said) {
+      auto found = by_stem.find(word);
+      if (found == by_stem.end() || found->second.size() > 4) continue;
+      for (const std::string& path : found->second)
+        add(candidates, path, kPaths, weights().file_name / static_cast<double>(found->second.size()), "name " + word);
+    }
   }
   // Stack traces: the last frame inside the project is where it failed.
   std::string last_frame;
