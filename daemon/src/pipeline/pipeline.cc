@@ -28,10 +28,10 @@ using Clock = std::chrono::steady_clock;
 
 // Evidence weights, tuned on the public dev sets (bench-swe `dev`,
 // `bench/swe/inspect.py`). COMP_PIPELINE_WEIGHTS overrides them for tuning
-// ("names,words,symbol,path,frame,module,graph,nonsource,test,vendored,filename").
+// ("names,words,symbol,path,frame,module,graph,nonsource,test,vendored,filename,title").
 struct Weights {
   double identifier_bm25 = 1.0, word_bm25 = 0.5, symbol = 1.0, path = 2.0, last_frame = 3.0, module = 1.2,
-         graph = 0.1, non_source = 0.3, test = 0.4, vendored = 0.2, file_name = 0.35;
+         graph = 0.1, non_source = 0.3, test = 0.4, vendored = 0.2, file_name = 0.35, title_bm25 = 0.8;
 };
 
 const Weights& weights() {
@@ -39,7 +39,8 @@ const Weights& weights() {
     Weights out;
     if (const char* text = std::getenv("COMP_PIPELINE_WEIGHTS")) {
       double* fields[] = {&out.identifier_bm25, &out.word_bm25, &out.symbol, &out.path,     &out.last_frame, &out.module,
-                          &out.graph,           &out.non_source, &out.test,  &out.vendored, &out.file_name};
+                          &out.graph,           &out.non_source, &out.test,  &out.vendored, &out.file_name,
+                          &out.title_bm25};
       std::string list(text);
       std::size_t start = 0;
       for (double* field : fields) {
@@ -163,9 +164,19 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   // 1. BM25: code-like names weigh more than prose words.
   std::vector<std::string> code_terms = terms.identifiers;
   code_terms.insert(code_terms.end(), terms.dotted.begin(), terms.dotted.end());
+  // The title (first line) of an issue says what it is about in few words.
+  std::vector<std::string> title_terms;
+  {
+    std::size_t start = request.task.find_first_not_of(" \t\r\n");
+    std::string title = start == std::string::npos ? std::string() : request.task.substr(start, request.task.find('\n', start) - start);
+    TaskTerms title_analysis = analyze_task(title.substr(0, 300));
+    title_terms = title_analysis.identifiers;
+    title_terms.insert(title_terms.end(), title_analysis.words.begin(), title_analysis.words.end());
+  }
   for (const auto& [weight, query, why] :
        {std::tuple{weights().identifier_bm25, fts_query(code_terms, 64), "bm25 names"},
-        std::tuple{weights().word_bm25, fts_query(terms.words, 48), "bm25 words"}}) {
+        std::tuple{weights().word_bm25, fts_query(terms.words, 48), "bm25 words"},
+        std::tuple{weights().title_bm25, fts_query(title_terms, 16), "bm25 title"}}) {
     if (query.empty()) continue;
     std::vector<std::pair<std::string, double>> hits;
     try {
@@ -228,6 +239,8 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       std::string stem = lower(base.substr(0, base.find('.')));
       if (stem == "index" || stem == "__init__" || stem == "mod") {  // the folder names the module
         std::string dir = slash == std::string::npos ? std::string() : path.substr(0, slash);
+        // ...unless it is the project's top package, which every task names.
+        if (dir.find('/') == std::string::npos) continue;
         stem = lower(dir.substr(dir.rfind('/') == std::string::npos ? 0 : dir.rfind('/') + 1));
       }
       if (stem.size() >= 3) by_stem[stem].push_back(path);
