@@ -55,6 +55,13 @@ struct Table {
   std::string_view comments;  // space-separated node types
   std::string_view opaque;    // string-like node types: never entered, whitespace inside kept
   std::vector<BodyRule> rules;
+  // Level 2, large literal data: bracketed literals whose named children are
+  // the elements (cut after the first few when long), the parents besides
+  // kAssignTypes that make one data (`X = [...]`), and the nodes between
+  // (Go `composite_literal`).
+  std::string_view literals = {};
+  std::string_view literal_parents = {};
+  std::string_view literal_wrappers = {};
 };
 
 // Lambdas count as functions when assigned: the parent (through wrappers) is one of these.
@@ -64,7 +71,9 @@ constexpr std::string_view kAssignTypes =
     "array_element_initializer";
 constexpr std::string_view kWrapperTypes =
     "expression_list parenthesized_expression literal_element satisfies_expression as_expression "
-    "equals_value_clause";
+    "equals_value_clause argument";
+// Lambdas passed to a call (`it('x', () => {...})`): the parent (through wrappers) is one of these.
+constexpr std::string_view kArgumentTypes = "arguments argument_list";
 
 Table table_for(Language language) {
   constexpr std::string_view kJsComments = "comment html_comment";
@@ -82,31 +91,37 @@ Table table_for(Language language) {
     case Language::kTypeScript:
     case Language::kTsx:
     case Language::kJavaScript:
-      return {Style::kBraces, kJsComments, kJsOpaque, js_rules};
+      return {Style::kBraces, kJsComments, kJsOpaque, js_rules, "array object"};
     case Language::kPython:
-      return {Style::kPython, "comment", "string concatenated_string", {{"function_definition", Find::kField, "block"}}};
+      return {Style::kPython, "comment", "string concatenated_string", {{"function_definition", Find::kField, "block"}},
+              "list dictionary set tuple", "assignment"};
     case Language::kGo:
       return {Style::kBraces, "comment", "interpreted_string_literal raw_string_literal rune_literal",
               {{"function_declaration", Find::kField, "block"},
                {"method_declaration", Find::kField, "block"},
-               {"func_literal", Find::kField, "block", true}}};
+               {"func_literal", Find::kField, "block", true}},
+              "literal_value", "", "composite_literal"};
     case Language::kRust:
       return {Style::kBraces, "line_comment block_comment", "string_literal raw_string_literal char_literal",
-              {{"function_item", Find::kField, "block"}}};
+              {{"function_item", Find::kField, "block"}},
+              "array_expression", "let_declaration const_item static_item"};
     case Language::kJava:
       return {Style::kBraces, "line_comment block_comment", "string_literal character_literal",
               {{"method_declaration", Find::kField, "block"},
                {"constructor_declaration", Find::kField, "constructor_body"},
                {"compact_constructor_declaration", Find::kField, "block"},
                {"static_initializer", Find::kChild, "block", false, "block"},
-               {"lambda_expression", Find::kField, "block", true}}};
+               {"lambda_expression", Find::kField, "block", true}},
+              "array_initializer"};
     case Language::kC:
       return {Style::kBraces, "comment", "string_literal char_literal system_lib_string",
-              {{"function_definition", Find::kField, "compound_statement"}}};
+              {{"function_definition", Find::kField, "compound_statement"}},
+              "initializer_list"};
     case Language::kCpp:
       return {Style::kBraces, "comment", "string_literal raw_string_literal char_literal system_lib_string",
               {{"function_definition", Find::kField, "compound_statement"},
-               {"lambda_expression", Find::kField, "compound_statement", true}}};
+               {"lambda_expression", Find::kField, "compound_statement", true}},
+              "initializer_list"};
     case Language::kCSharp:
       return {Style::kBraces, "comment",
               "string_literal verbatim_string_literal raw_string_literal interpolated_string_expression "
@@ -169,7 +184,12 @@ bool in_list(std::string_view list, std::string_view word) {
   return false;
 }
 
-enum class Role : std::uint8_t { kNone, kComment, kOpaque, kOwner, kAssign, kWrapper, kHtmlElement, kJsxExpression };
+enum class Role : std::uint8_t {
+  kNone, kComment, kOpaque, kOwner, kAssign, kWrapper, kArguments, kHtmlElement, kJsxExpression
+};
+
+// Level 2 literal data, by symbol.
+enum class LiteralRole : std::uint8_t { kNone, kLiteral, kParent, kWrapper };
 
 // A table compiled against the grammar: roles by symbol id.
 struct Spec {
@@ -177,6 +197,7 @@ struct Spec {
   Table table;
   std::vector<Role> role;           // by TSSymbol
   std::vector<std::int16_t> rule;   // by TSSymbol: index into table.rules, -1
+  std::vector<LiteralRole> literal; // by TSSymbol
   TSFieldId body_field = 0;
   TSSymbol statements = 0;          // Swift `statements`, 0 when absent
 };
@@ -188,11 +209,15 @@ Spec build_spec(Language language) {
   std::uint32_t count = ts_language_symbol_count(spec.grammar);
   spec.role.assign(count, Role::kNone);
   spec.rule.assign(count, -1);
+  spec.literal.assign(count, LiteralRole::kNone);
   for (std::uint32_t id = 0; id < count; ++id) {
     TSSymbol symbol = static_cast<TSSymbol>(id);
     if (ts_language_symbol_type(spec.grammar, symbol) != TSSymbolTypeRegular) continue;
     std::string_view name = ts_language_symbol_name(spec.grammar, symbol);
     if (name == "statements") spec.statements = symbol;
+    if (in_list(spec.table.literals, name)) spec.literal[id] = LiteralRole::kLiteral;
+    else if (in_list(spec.table.literal_parents, name)) spec.literal[id] = LiteralRole::kParent;
+    else if (in_list(spec.table.literal_wrappers, name)) spec.literal[id] = LiteralRole::kWrapper;
     for (std::size_t r = 0; r < spec.table.rules.size(); ++r)
       if (spec.table.rules[r].owner == name) {
         spec.role[id] = Role::kOwner;
@@ -203,6 +228,7 @@ Spec build_spec(Language language) {
     else if (in_list(spec.table.opaque, name)) spec.role[id] = Role::kOpaque;
     else if (in_list(kAssignTypes, name)) spec.role[id] = Role::kAssign;
     else if (in_list(kWrapperTypes, name)) spec.role[id] = Role::kWrapper;
+    else if (in_list(kArgumentTypes, name)) spec.role[id] = Role::kArguments;
     else if (language == Language::kHtml && name == "element") spec.role[id] = Role::kHtmlElement;
     else if (name == "jsx_expression") spec.role[id] = Role::kJsxExpression;
   }
@@ -585,6 +611,109 @@ bool assigned(const Spec& spec, const std::vector<TSSymbol>& ancestors) {
   return false;
 }
 
+// Is this lambda passed to a call (`it('x', () => {...})`, `app.get('/', (req, res) => {...})`)?
+bool call_argument(const Spec& spec, const std::vector<TSSymbol>& ancestors) {
+  for (auto it = ancestors.rbegin(); it != ancestors.rend(); ++it) {
+    Role role = *it < spec.role.size() ? spec.role[*it] : Role::kNone;
+    if (role == Role::kWrapper) continue;
+    return role == Role::kArguments;
+  }
+  return false;
+}
+
+// A lambda passed to a call loses its body only when the body spans more lines than this.
+constexpr std::uint32_t kCallbackLines = 3;
+// A literal spanning more lines than this, assigned, passed to a call or inside such a literal, is cut...
+constexpr std::uint32_t kLiteralLines = 20;
+// ...after this many elements.
+constexpr std::uint32_t kLiteralKeep = 3;
+
+std::uint32_t line_breaks(std::string_view source, std::uint32_t start, std::uint32_t end) {
+  return static_cast<std::uint32_t>(std::count(source.begin() + start, source.begin() + end, '\n'));
+}
+
+// Is this literal data: assigned (`X = [...]`, `static X = {...}`, `a: [...]`), passed to a call
+// (`Table("v", [...])`, `expect(x).toEqual({...})`) or inside such a literal?
+bool literal_data(const Spec& spec, const std::vector<TSSymbol>& ancestors) {
+  for (auto it = ancestors.rbegin(); it != ancestors.rend(); ++it) {
+    Role role = *it < spec.role.size() ? spec.role[*it] : Role::kNone;
+    LiteralRole literal = *it < spec.literal.size() ? spec.literal[*it] : LiteralRole::kNone;
+    if (role == Role::kWrapper || literal == LiteralRole::kWrapper) continue;
+    return role == Role::kAssign || role == Role::kArguments || literal == LiteralRole::kParent ||
+           literal == LiteralRole::kLiteral;
+  }
+  return false;
+}
+
+// Does the subtree hold a function, method or lambda (then it is code, not data)?
+bool holds_code(const Spec& spec, TSNode node) {
+  TSTreeCursor cursor = ts_tree_cursor_new(node);
+  bool found = false;
+  for (;;) {
+    TSSymbol symbol = ts_node_symbol(ts_tree_cursor_current_node(&cursor));
+    if (symbol < spec.role.size() && spec.role[symbol] == Role::kOwner) {
+      found = true;
+      break;
+    }
+    if (ts_tree_cursor_goto_first_child(&cursor)) continue;
+    bool done = false;
+    while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
+      if (!ts_tree_cursor_goto_parent(&cursor)) {
+        done = true;
+        break;
+      }
+    }
+    if (done) break;
+  }
+  ts_tree_cursor_delete(&cursor);
+  return found;
+}
+
+// A long data literal: the elements after the first kLiteralKeep go, a
+// comment says how many (`[a, b, c /* ... 97 more */]`; Python: a `# ... 97
+// more` line before the closing bracket).
+bool literal_edit(const Spec& spec, Language language, TSNode node, std::string_view source, Edit& edit) {
+  if (ts_node_end_point(node).row - ts_node_start_point(node).row <= kLiteralLines) return false;
+  if (ts_node_has_error(node)) return false;
+  std::vector<TSNode> elements;
+  std::uint32_t count = ts_node_named_child_count(node);
+  for (std::uint32_t i = 0; i < count; ++i) {
+    TSNode child = ts_node_named_child(node, i);
+    TSSymbol symbol = ts_node_symbol(child);
+    if (symbol < spec.role.size() && spec.role[symbol] == Role::kComment) continue;
+    elements.push_back(child);
+  }
+  if (elements.size() <= kLiteralKeep + 1) return false;
+  for (std::size_t i = kLiteralKeep; i < elements.size(); ++i)
+    if (holds_code(spec, elements[i])) return false;
+  const std::uint32_t n = static_cast<std::uint32_t>(source.size());
+  std::uint32_t start = ts_node_end_byte(elements[kLiteralKeep - 1]);
+  std::uint32_t end = ts_node_end_byte(elements.back());
+  if (start >= end || end > n) return false;
+  std::string more = "... " + std::to_string(elements.size() - kLiteralKeep) + " more";
+  if (language == Language::kPython) {
+    // The comment ends its line; the closing bracket stays after it.
+    std::uint32_t k = end;
+    while (k < n && is_space(source[k])) ++k;
+    if (k < n && source[k] == ',') end = k + 1;
+    std::uint32_t first = ts_node_start_byte(elements[kLiteralKeep]);
+    std::uint32_t line_start = first;
+    while (line_start > 0 && source[line_start - 1] != '\n') --line_start;
+    std::uint32_t indent_end = line_start;
+    while (indent_end < first && is_space(source[indent_end])) ++indent_end;
+    std::string text = ",\n";
+    text.append(source.substr(line_start, indent_end - line_start));
+    text += "# " + more;
+    k = end;
+    while (k < n && is_space(source[k])) ++k;
+    if (k < n && source[k] != '\n' && source[k] != '\r' && source[k] != '#') text += '\n';
+    edit = {start, end, std::move(text)};
+  } else {
+    edit = {start, end, " /* " + more + " */"};
+  }
+  return edit.text.size() < end - start;  // level 2 never grows the text
+}
+
 bool only_comments(const Spec& spec, TSNode node) {
   std::uint32_t count = ts_node_named_child_count(node);
   if (count == 0) return false;
@@ -613,13 +742,16 @@ void walk(const Spec& spec, Language language, TSNode root, std::string_view sou
   TSTreeCursor cursor = ts_tree_cursor_new(root);
   std::vector<TSSymbol> ancestors;
   bool maybe_cgo = language == Language::kGo && source.find("import \"C\"") != std::string_view::npos;
-  bool skipping = false;
-  Range skip;  // the last elided body: nothing inside it is looked at
+  // Elided ranges not yet passed, the nearest last: nothing inside them is
+  // looked at. (A literal's cut tail is pushed before its kept elements are
+  // walked, so edits inside those come on top of it.)
+  std::vector<Range> skips;
   for (;;) {
     TSNode node = ts_tree_cursor_current_node(&cursor);
     std::uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
     bool descend = true;
-    if (skipping && start >= skip.start && end <= skip.end) {
+    while (!skips.empty() && start >= skips.back().end) skips.pop_back();
+    if (!skips.empty() && start >= skips.back().start && end <= skips.back().end) {
       descend = false;
     } else {
       TSSymbol symbol = ts_node_symbol(node);
@@ -655,14 +787,24 @@ void walk(const Spec& spec, Language language, TSNode root, std::string_view sou
           if (skeleton) {
             const BodyRule& rule = spec.table.rules[static_cast<std::size_t>(spec.rule[symbol])];
             Edit edit;
-            if ((!rule.assigned_only || assigned(spec, ancestors)) && body_edit(spec, rule, node, source, edit)) {
-              skip = {edit.start, edit.end};
-              skipping = true;
+            bool whole = !rule.assigned_only || assigned(spec, ancestors);
+            bool callback = !whole && call_argument(spec, ancestors);
+            if ((whole || callback) && body_edit(spec, rule, node, source, edit) &&
+                (!callback || line_breaks(source, edit.start, edit.end) >= kCallbackLines)) {
+              skips.push_back({edit.start, edit.end});
               out.bodies.push_back(std::move(edit));
             }
           }
           break;
         default:
+          if (skeleton && symbol < spec.literal.size() && spec.literal[symbol] == LiteralRole::kLiteral &&
+              literal_data(spec, ancestors)) {
+            Edit edit;
+            if (literal_edit(spec, language, node, source, edit)) {
+              skips.push_back({edit.start, edit.end});
+              out.bodies.push_back(std::move(edit));
+            }
+          }
           break;
       }
       // A token that spans lines (HTML text, a heredoc line) or ends in an
@@ -875,6 +1017,9 @@ Compressed compress(Language language, std::string_view source, Level level, con
     Level at = static_cast<Level>(current);
     Collected collected;
     walk(spec, language, root, source, at == Level::kSkeleton, collected);
+    // A literal's tail is found before the edits inside its kept elements.
+    std::stable_sort(collected.bodies.begin(), collected.bodies.end(),
+                     [](const Edit& a, const Edit& b) { return a.start < b.start; });
     std::vector<std::pair<std::uint32_t, std::uint32_t>> elided;
     elided.reserve(collected.bodies.size());
     for (const Edit& body : collected.bodies) elided.emplace_back(body.start, body.end);

@@ -337,13 +337,83 @@ TEST(Compress, BodyForms) {
   EXPECT_EQ(level2(Language::kBash, "f() {\n  echo hi\n}\n"), "f() { :; }\n");
   // Short one-line bodies say as much as the placeholder: kept.
   EXPECT_EQ(level2(Language::kJava, "class A { int f() { return 1; } }\n"), "class A { int f() { return 1; } }\n");
-  // Lambdas: elided when assigned, kept as arguments.
+  // Lambdas: elided when assigned; as arguments only when their body spans more than 3 lines.
   EXPECT_EQ(level2(Language::kJavaScript, "const f = () => {\n  go(1, 2);\n};\ncall(() => {\n  go(1, 2);\n});\n"),
             "const f = () => { /* ... */ };\ncall(() => {\n  go(1, 2);\n});\n");
   // Class bodies stay; a nested class inside a function body goes with it.
   EXPECT_EQ(level2(Language::kTypeScript,
                    "class A {\n  m(): void {\n    class B {}\n    run(new B());\n  }\n}\n"),
             "class A {\n  m(): void { /* ... */ }\n}\n");
+}
+
+TEST(Compress, CallbackArguments) {
+  // Test blocks and handlers: the call and its other arguments stay; nested callbacks go with their parent.
+  std::string source =
+      "describe('renders', () => {\n"
+      "  it('a', () => {\n"
+      "    expect(1).toBe(1);\n"
+      "    expect(2).toBe(2);\n"
+      "  });\n"
+      "});\n"
+      "app.get('/', function (req, res) {\n"
+      "  res.send(1);\n"
+      "  res.end();\n"
+      "});\n"
+      "short(x => {\n"
+      "  go(x);\n"
+      "});\n";
+  Compressed out = compress(Language::kTypeScript, source, Level::kSkeleton);
+  EXPECT_EQ(out.text,
+            "describe('renders', () => { /* ... */ });\n"
+            "app.get('/', function (req, res) { /* ... */ });\n"
+            "short(x => {\n"
+            "  go(x);\n"
+            "});\n");
+  ASSERT_EQ(out.elided.size(), 2u);
+  EXPECT_EQ(source.substr(out.elided[0].first, 1), "{");
+  EXPECT_EQ(out.elided[0].second, source.find(");\napp"));
+  EXPECT_EQ(level2(Language::kJava,
+                   "class A {\n  void f() {}\n  static { run(() -> {\n    a();\n    b();\n    c();\n  }); }\n}\n"),
+            "class A {\n  void f() {}\n  static { /* ... */ }\n}\n");
+  EXPECT_EQ(level2(Language::kGo, "package p\n\nvar _ = run(func() {\n\ta()\n\tb()\n\tc()\n})\n"),
+            "package p\n\nvar _ = run(func() { /* ... */ })\n");
+}
+
+std::string numbered(const std::string& open, const std::string& close, int count, const std::string& indent) {
+  std::string out = open + "\n";
+  for (int i = 0; i < count; ++i) out += indent + std::to_string(i) + ",\n";
+  return out + close;
+}
+
+TEST(Compress, LargeLiteralData) {
+  // JS/TS: the first 3 elements stay, a comment counts the rest; the trailing comma stays valid.
+  std::string ts = "export const TABLE = " + numbered("[", "];\n", 30, "  ") + "const small = [1, 2, 3];\n";
+  Compressed out = compress(Language::kTypeScript, ts, Level::kSkeleton);
+  EXPECT_EQ(out.text, "export const TABLE = [\n  0,\n  1,\n  2 /* ... 27 more */,\n];\nconst small = [1, 2, 3];\n");
+  ASSERT_EQ(out.elided.size(), 1u);
+  EXPECT_EQ(ts.substr(out.elided[0].first, 3), ",\n ");
+  // Objects with methods are code, not data: kept (their method bodies go as before).
+  std::string object = "export default {\n";
+  for (int i = 0; i < 25; ++i) object += "  k" + std::to_string(i) + ": " + std::to_string(i) + ",\n";
+  object += "  m() {\n    return 1;\n  },\n};\n";
+  EXPECT_EQ(level2(Language::kJavaScript, object).find("more"), std::string::npos);
+  // Passed to a call: cut too (Python: `Table("v", [...])`).
+  EXPECT_EQ(level2(Language::kPython, "t = Table(\"v\", " + numbered("[", "])\n", 30, "    ")),
+            "t = Table(\"v\", [\n    0,\n    1,\n    2,\n    # ... 27 more\n])\n");
+  // Elsewhere (an arrow function's value, a return value): kept.
+  EXPECT_EQ(level2(Language::kJavaScript, "x = () => " + numbered("[", "];\n", 30, "  ")).find("more"), std::string::npos);
+  // Python: the comment gets its own line, the closing bracket stays.
+  EXPECT_EQ(level2(Language::kPython, "X = " + numbered("{", "}\n", 30, "    ")),
+            "X = {\n    0,\n    1,\n    2,\n    # ... 27 more\n}\n");
+  std::string inline_close = "X = (\n";
+  for (int i = 0; i < 30; ++i) inline_close += "    " + std::to_string(i) + (i == 29 ? ")\n" : ",\n");
+  EXPECT_EQ(level2(Language::kPython, inline_close), "X = (\n    0,\n    1,\n    2,\n    # ... 27 more\n)\n");
+  std::string nested = "D = {\n";
+  for (int i = 0; i < 30; ++i) nested += "    'k" + std::to_string(i) + "': [1, 2],\n";
+  nested += "}\n";
+  EXPECT_EQ(level2(Language::kPython, nested), "D = {\n    'k0': [1, 2],\n    'k1': [1, 2],\n    'k2': [1, 2],\n    # ... 27 more\n}\n");
+  EXPECT_EQ(level2(Language::kGo, "package p\n\nvar x = []int" + numbered("{", "}\n", 30, "\t")),
+            "package p\n\nvar x = []int{\n\t0,\n\t1,\n\t2 /* ... 27 more */,\n}\n");
 }
 
 TEST(Compress, HtmlComments) {

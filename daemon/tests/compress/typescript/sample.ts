@@ -71,3 +71,40 @@ export const double = (n: number) => n * 2;
 registerHandler(function onEvent(event: string) {
   console.log(event);
 });
+
+describe("MemoryStore", () => {
+  beforeEach(() => {
+    resetAll();
+  });
+
+  it("stores and reads", async () => {
+    const store = createStore<{ id: string }>("s");
+    store.put({ id: "a" });
+    expect(store.get("a")).toEqual({ id: "a" });
+  });
+});
+
+export const STATUS_TEXT: Record<number, string> = {
+  200: "OK",
+  201: "Created",
+  204: "No Content",
+  // redirects
+  301: "Moved Permanently",
+  302: "Found",
+  304: "Not Modified",
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  410: "Gone",
+  418: "I'm a teapot",
+  422: "Unprocessable Entity",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  501: "Not Implemented",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+} as const;
