@@ -306,4 +306,12 @@ TEST_F(CliTest, FilePrintsALevelWithTokenCounts) {
   EXPECT_EQ(comp({"file", "../etc/passwd", "--root", root_.string()}).exit_code, 2);
   EXPECT_EQ(comp({"file", "/etc/passwd", "--root", root_.string()}).exit_code, 2);
   EXPECT_EQ(comp({"file", "pkg/doc.py", "--lines", "3-1", "--root", root_.string()}).exit_code, 2);
+  // A Latin-1 file is not UTF-8: the JSON answer still comes, with U+FFFD.
+  std::ofstream(root_ / "pkg" / "latin.py") << "def caf\xe9():\n    return '\xe9t\xe9'\n";
+  Result latin = comp({"file", "pkg/latin.py", "--root", root_.string(), "--json"});
+  ASSERT_EQ(latin.exit_code, 0) << latin.err;
+  EXPECT_NE(nlohmann::json::parse(latin.out)["content"].get<std::string>().find("\xef\xbf\xbd"), std::string::npos);
+  Result query = comp({"query", "caf latin", "--root", root_.string(), "--json"});
+  ASSERT_EQ(query.exit_code, 0) << query.err;
+  EXPECT_NO_THROW(nlohmann::json::parse(query.out));
 }

@@ -146,7 +146,7 @@ int run_index_command(const Common& common, unsigned jobs, std::uint64_t max_fil
   comp::index::IndexSummary summary = comp::index::run_index(options);
   if (bar) std::fprintf(stderr, "\r\033[K");
   if (common.json)
-    std::cout << comp::rpc::to_json(summary).dump(2) << "\n";
+    std::cout << comp::rpc::dump(comp::rpc::to_json(summary), 2) << "\n";
   else
     print_summary(summary, root);
   return 0;
@@ -160,7 +160,7 @@ int run_symbols_command(const Common& common, const comp::graph::SymbolFilter& f
   if (common.json) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& node : nodes) out.push_back(comp::rpc::to_json(node));
-    std::cout << out.dump(2) << "\n";
+    std::cout << comp::rpc::dump(out, 2) << "\n";
     return 0;
   }
   for (const auto& node : nodes)
@@ -188,7 +188,7 @@ int run_files_command(const Common& common, bool skipped_only, bool errors_only)
     if (!file.error.empty()) std::cout << "  error: " << file.error.substr(0, 160);
     std::cout << "\n";
   }
-  if (common.json) std::cout << out.dump(2) << "\n";
+  if (common.json) std::cout << comp::rpc::dump(out, 2) << "\n";
   return 0;
 }
 
@@ -198,7 +198,7 @@ int run_stats_command(const Common& common) {
   auto store = comp::graph::Store::open_existing(root);
   comp::graph::Stats stats = store->stats();
   if (common.json) {
-    std::cout << comp::rpc::to_json(stats).dump(2) << "\n";
+    std::cout << comp::rpc::dump(comp::rpc::to_json(stats), 2) << "\n";
     return 0;
   }
   std::cout << "files: " << stats.files << " (" << stats.indexed_files << " indexed, " << stats.skipped_files
@@ -256,7 +256,7 @@ int run_outline_command(const Common& common, const std::string& file) {
   comp::parse::SymbolExtractor extractor;
   comp::parse::ParseResult result = extractor.extract(*language, content, rel_path);
   if (common.json) {
-    std::cout << comp::rpc::to_json(result).dump(2) << "\n";
+    std::cout << comp::rpc::dump(comp::rpc::to_json(result), 2) << "\n";
     return 0;
   }
   for (const auto& symbol : result.symbols)
@@ -319,7 +319,7 @@ int run_edges_command(const Common& common, const EdgesFilter& filter) {
                 << (ref.candidates > 1 ? " (" + std::to_string(ref.candidates) + " candidates)" : "");
     std::cout << "\n";
   }
-  if (common.json) std::cout << out.dump(1) << "\n";
+  if (common.json) std::cout << comp::rpc::dump(out, 1) << "\n";
   return 0;
 }
 
@@ -337,7 +337,7 @@ int run_symbol_command(const Common& common, const std::string& name, const std:
     if (common.json) {
       nlohmann::json choices = nlohmann::json::array();
       for (const auto& node : found) choices.push_back(comp::rpc::to_json(node));
-      std::cout << nlohmann::json{{"choices", choices}}.dump(2) << "\n";
+      std::cout << comp::rpc::dump(nlohmann::json{{"choices", choices}}, 2) << "\n";
     } else {
       std::cout << comp::query::to_markdown(found, name);
     }
@@ -345,7 +345,7 @@ int run_symbol_command(const Common& common, const std::string& name, const std:
   }
   comp::query::SymbolReport report = comp::query::symbol_report(*store, root, found[0], depth, limit);
   if (common.json)
-    std::cout << comp::rpc::to_json(report).dump(2) << "\n";
+    std::cout << comp::rpc::dump(comp::rpc::to_json(report), 2) << "\n";
   else
     std::cout << comp::query::to_markdown(report);
   return 0;
@@ -363,7 +363,7 @@ int run_diff_command(const Common& common, const std::string& base, int depth, s
   try {
     comp::query::DiffReport report = comp::query::diff_report(*store, root, base, depth, limit);
     if (common.json)
-      std::cout << comp::rpc::to_json(report).dump(2) << "\n";
+      std::cout << comp::rpc::dump(comp::rpc::to_json(report), 2) << "\n";
     else
       std::cout << comp::query::to_markdown(report);
   } catch (const comp::vcs::GitError& error) {
@@ -383,7 +383,7 @@ int run_dependents_command(const Common& common, const std::string& file) {
   }
   auto counts = comp::query::dependents_count(*store, file);
   if (common.json) {
-    std::cout << comp::rpc::to_json(counts).dump(2) << "\n";
+    std::cout << comp::rpc::dump(comp::rpc::to_json(counts), 2) << "\n";
     return 0;
   }
   for (const auto& [node, count] : counts)
@@ -430,7 +430,7 @@ int run_query_command(const Common& common, const QueryOptions& query) {
   request.price_per_million = query.price;
   comp::pipeline::Result result = comp::pipeline::run_pipeline(*store, root, request);
   if (common.json) {
-    std::cout << comp::rpc::to_json(result).dump(1) << "\n";
+    std::cout << comp::rpc::dump(comp::rpc::to_json(result), 1) << "\n";
     return 0;
   }
   std::cout << "# Context for the task: " << result.pivot_files.size() << " files, " << result.tokens_sent << " of "
@@ -494,7 +494,7 @@ int run_file_command(const Common& common, const std::string& file, int level, c
   if (common.json) {
     std::cout << nlohmann::json{{"path", rel_path}, {"level", got}, {"raw_tokens", raw}, {"tokens", sent},
                                 {"lines", lines.empty() ? nlohmann::json(nullptr) : nlohmann::json(lines)},
-                                {"content", text}}.dump(1)
+                                {"content", text}}.dump(1, ' ', false, nlohmann::json::error_handler_t::replace)
               << "\n";
     return 0;
   }

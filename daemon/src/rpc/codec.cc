@@ -219,4 +219,8 @@ std::string task_text(const std::string& content) {
   return content;
 }
 
+std::string dump(const nlohmann::json& value, int indent) {
+  return value.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 }  // namespace comp::rpc

@@ -11,6 +11,10 @@
 
 namespace comp::rpc {
 
+// JSON text of `value`. Invalid UTF-8 in strings (a Latin-1 source file, a
+// binary-ish task) becomes U+FFFD instead of failing the whole answer.
+std::string dump(const nlohmann::json& value, int indent = -1);
+
 nlohmann::json to_json(const index::IndexSummary& summary);
 nlohmann::json to_json(const graph::NodeRecord& node);
 nlohmann::json to_json(const graph::FileRecord& file);
