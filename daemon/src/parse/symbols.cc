@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "parse/export_rules.h"
+#include "parse/tree.h"
 
 namespace comp::parse {
 namespace {
@@ -776,36 +777,7 @@ struct SymbolExtractor::Impl {
   }
 
   TSTree* parse(lang::Language language, std::string_view source, unsigned timeout_ms) {
-    if (!ts_parser_set_language(parser, lang::grammar(language))) return nullptr;
-    using Clock = std::chrono::steady_clock;
-    struct Deadline {
-      Clock::time_point at;
-      bool enabled;
-    } deadline{Clock::now() + std::chrono::milliseconds(timeout_ms), timeout_ms != 0};
-    TSParseOptions options{};
-    options.payload = &deadline;
-    options.progress_callback = [](TSParseState* state) -> bool {
-      auto* d = static_cast<Deadline*>(state->payload);
-      return d->enabled && Clock::now() > d->at;  // true cancels
-    };
-    TSInput input{};
-    struct Text {
-      std::string_view source;
-    } text{source};
-    input.payload = &text;
-    input.encoding = TSInputEncodingUTF8;
-    input.read = [](void* payload, std::uint32_t byte, TSPoint, std::uint32_t* bytes_read) -> const char* {
-      auto* t = static_cast<Text*>(payload);
-      if (byte >= t->source.size()) {
-        *bytes_read = 0;
-        return "";
-      }
-      *bytes_read = static_cast<std::uint32_t>(t->source.size() - byte);
-      return t->source.data() + byte;
-    };
-    TSTree* tree = ts_parser_parse_with_options(parser, nullptr, input, options);
-    if (!tree) ts_parser_reset(parser);
-    return tree;
+    return parse_tree(parser, language, source, timeout_ms);
   }
 };
 
