@@ -63,9 +63,6 @@ std::string lower(std::string_view text) {
   return out;
 }
 
-bool ends_with(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 // FTS5 query of single tokens: the identifier tokenizer splits compound
 // names, and a query term must stay one token (files_fts keeps no positions).
@@ -121,7 +118,7 @@ bool is_test_path(std::string_view path) {
     start = end + 1;
   }
   std::string_view base = path.substr(path.rfind('/') == std::string_view::npos ? 0 : path.rfind('/') + 1);
-  return ends_with(base, "Test.java") || ends_with(base, "Tests.java") || base.rfind("Test", 0) == 0;
+  return base.ends_with("Test.java") || base.ends_with("Tests.java") || base.rfind("Test", 0) == 0;
 }
 
 bool is_example_path(std::string_view path) {
@@ -133,7 +130,7 @@ bool is_example_path(std::string_view path) {
 bool is_vendored_path(std::string_view path) {
   return path.find("node_modules/") != std::string_view::npos || path.find("vendor/") != std::string_view::npos ||
          path.find("third_party/") != std::string_view::npos || path.find("dist/") == 0 ||
-         ends_with(path, ".min.js") || ends_with(path, ".min.css") || ends_with(path, ".bundle.js");
+         path.ends_with(".min.js") || path.ends_with(".min.css") || path.ends_with(".bundle.js");
 }
 
 Result run_pipeline(graph::Store& store, const fs::path& root, const Request& request) {
@@ -216,11 +213,11 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     for (const auto& [path, file] : files) {
       // "src/a/b.py" as written, or written absolute ("/home/x/proj/src/a/b.py",
       // ".../site-packages/pkg/b.py"): either ends with the other.
-      if (path == mentioned || ends_with(path, "/" + mentioned) || ends_with(mentioned, "/" + path))
+      if (path == mentioned || path.ends_with("/" + mentioned) || mentioned.ends_with("/" + path))
         exact.push_back(path);
-      else if (mentioned.find('/') != std::string::npos && ends_with(path, "/" + base))
+      else if (mentioned.find('/') != std::string::npos && path.ends_with("/" + base))
         by_name.push_back(path);
-      else if (mentioned.find('/') == std::string::npos && (path == base || ends_with(path, "/" + base)))
+      else if (mentioned.find('/') == std::string::npos && (path == base || path.ends_with("/" + base)))
         by_name.push_back(path);
     }
     const std::vector<std::string>& matched = exact.empty() ? by_name : exact;
@@ -261,7 +258,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     std::string match;
     int found = 0;
     for (const auto& [path, file] : files)
-      if (path == frame.path || ends_with(frame.path, "/" + path) || ends_with(path, "/" + frame.path)) {
+      if (path == frame.path || frame.path.ends_with("/" + path) || path.ends_with("/" + frame.path)) {
         match = path;
         ++found;
       }
@@ -275,7 +272,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
                                       as_path.substr(0, as_path.rfind('/') == std::string::npos ? 0 : as_path.rfind('/')) + ".py"}) {
       if (suffix == ".py") continue;
       for (const auto& [path, file] : files)
-        if (path == suffix || ends_with(path, "/" + suffix)) add(candidates, path, kModules, 1.0, "module " + dotted);
+        if (path == suffix || path.ends_with("/" + suffix)) add(candidates, path, kModules, 1.0, "module " + dotted);
     }
   }
   // 4. One score per file: evidence of one kind saturates (a file named by

@@ -20,9 +20,6 @@ using graph::NodeRecord;
 using graph::RefRecord;
 using graph::RefStatus;
 
-bool ends_with(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 
 std::string lines_of(const std::string& text, std::uint32_t first, std::uint32_t last, std::size_t max_lines) {
@@ -159,8 +156,8 @@ std::vector<NodeRecord> find_symbols(graph::Store& store, const std::string& nam
   std::vector<NodeRecord> files;  // file nodes ("utils" for utils.py) only when nothing else matches
   for (NodeRecord& node : store.nodes_named(simple)) {
     if (!file.empty() && node.file_path != file) continue;
-    if (dot != std::string::npos && !(node.scope == name || ends_with(node.scope, "." + name) ||
-                                      ends_with(node.id, "::" + name)))
+    if (dot != std::string::npos && !(node.scope == name || node.scope.ends_with("." + name) ||
+                                      node.id.ends_with("::" + name)))
       continue;
     (node.kind == "file" ? files : out).push_back(std::move(node));
   }

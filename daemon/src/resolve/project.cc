@@ -7,18 +7,18 @@
 #include <nlohmann/json.hpp>
 
 namespace comp::resolve {
-namespace {
-
 std::string dir_of(std::string_view path) {
   std::size_t slash = path.rfind('/');
   return slash == std::string_view::npos ? std::string() : std::string(path.substr(0, slash));
 }
 
-std::string join(const std::string& dir, std::string_view rest) {
+std::string join_path(const std::string& dir, std::string_view rest) {
   if (dir.empty()) return std::string(rest);
   if (rest.empty()) return dir;
   return dir + "/" + std::string(rest);
 }
+
+namespace {
 
 }  // namespace
 
@@ -159,7 +159,7 @@ std::optional<Project::TsConfig> Project::read_tsconfig(const std::string& rel_p
     std::string target = extends->get<std::string>();
     if (!target.empty() && target[0] == '.') {
       if (target.size() < 5 || target.compare(target.size() - 5, 5, ".json") != 0) target += ".json";
-      if (std::optional<std::string> path = normalize(join(config.dir, target)))
+      if (std::optional<std::string> path = normalize(join_path(config.dir, target)))
         if (std::optional<TsConfig> base = read_tsconfig(*path, depth + 1)) {
           config.base_url = base->base_url;
           config.paths = base->paths;
@@ -172,7 +172,7 @@ std::optional<Project::TsConfig> Project::read_tsconfig(const std::string& rel_p
   if (options != json.end() && options->is_object()) {
     auto base_url = options->find("baseUrl");
     if (base_url != options->end() && base_url->is_string()) {
-      config.base_url = normalize(join(config.dir, base_url->get<std::string>()));
+      config.base_url = normalize(join_path(config.dir, base_url->get<std::string>()));
       if (config.base_url) config.paths_base = *config.base_url;
     }
     auto paths = options->find("paths");
@@ -209,7 +209,7 @@ void Project::add(const std::string& rel_path) {
     for (const char* field : {"types", "typings", "main"}) {
       auto entry = json.find(field);
       if (entry != json.end() && entry->is_string()) {
-        if (std::optional<std::string> path = normalize(join(dir, entry->get<std::string>()))) {
+        if (std::optional<std::string> path = normalize(join_path(dir, entry->get<std::string>()))) {
           package_entry_[dir] = strip_extension(*path);
           break;
         }
@@ -235,9 +235,9 @@ void Project::add(const std::string& rel_path) {
     if (!text) return;
     std::string root_file;
     if (std::optional<std::string> lib = toml_value(*text, "[lib]", "path")) {
-      if (std::optional<std::string> path = normalize(join(dir, *lib))) root_file = *path;
+      if (std::optional<std::string> path = normalize(join_path(dir, *lib))) root_file = *path;
     }
-    if (root_file.empty()) root_file = join(dir, "src/lib.rs");
+    if (root_file.empty()) root_file = join_path(dir, "src/lib.rs");
     crate_dirs_[dir] = root_file;
     if (std::optional<std::string> name = toml_value(*text, "[lib]", "name").has_value()
                                               ? toml_value(*text, "[lib]", "name")
@@ -278,11 +278,11 @@ std::vector<std::string> Project::ts_candidates(const std::string& from_path, co
       for (std::string target : targets) {
         std::size_t target_star = target.find('*');
         if (target_star != std::string::npos) target.replace(target_star, 1, rest);
-        if (std::optional<std::string> path = normalize(join(config->paths_base, target))) out.push_back(strip_extension(*path));
+        if (std::optional<std::string> path = normalize(join_path(config->paths_base, target))) out.push_back(strip_extension(*path));
       }
     }
     if (config->base_url)
-      if (std::optional<std::string> path = normalize(join(*config->base_url, spec))) out.push_back(*path);
+      if (std::optional<std::string> path = normalize(join_path(*config->base_url, spec))) out.push_back(*path);
   }
   // Workspace packages: "@scope/pkg/sub/path" -> the package's directory.
   std::string best;
@@ -307,13 +307,13 @@ std::vector<std::string> Project::ts_candidates(const std::string& from_path, co
           }
         }
       }
-      out.push_back(join(dir, "src/index"));
-      out.push_back(join(dir, "index"));
+      out.push_back(join_path(dir, "src/index"));
+      out.push_back(join_path(dir, "index"));
     } else {
-      out.push_back(join(dir, rest));
+      out.push_back(join_path(dir, rest));
       for (std::string_view built : {"lib/", "dist/", "out/", "build/"})
-        if (rest.compare(0, built.size(), built) == 0) out.push_back(join(dir, "src/" + rest.substr(built.size())));
-      out.push_back(join(dir, "src/" + rest));
+        if (rest.compare(0, built.size(), built) == 0) out.push_back(join_path(dir, "src/" + rest.substr(built.size())));
+      out.push_back(join_path(dir, "src/" + rest));
     }
   }
   return out;
@@ -329,7 +329,7 @@ std::optional<std::string> Project::go_package_dir(const std::string& spec) cons
       best = &module;
   if (!best) return std::nullopt;
   if (spec.size() == best->first.size()) return best->second;
-  return normalize(join(best->second, spec.substr(best->first.size() + 1)));
+  return normalize(join_path(best->second, spec.substr(best->first.size() + 1)));
 }
 
 std::optional<std::string> Project::rust_crate_root(const std::string& from_path, const std::string& crate) const {
@@ -342,8 +342,8 @@ std::optional<std::string> Project::rust_crate_root(const std::string& from_path
     auto found = crate_dirs_.find(dir);
     if (found != crate_dirs_.end()) {
       // A binary-only crate has main.rs and no lib.rs.
-      std::string main = join(dir, "src/main.rs");
-      if (from_path.rfind(join(dir, "src/"), 0) == 0 && ::access((root_ / found->second).c_str(), F_OK) != 0)
+      std::string main = join_path(dir, "src/main.rs");
+      if (from_path.rfind(join_path(dir, "src/"), 0) == 0 && ::access((root_ / found->second).c_str(), F_OK) != 0)
         return main;
       return found->second;
     }

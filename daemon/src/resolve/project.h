@@ -13,6 +13,9 @@
 
 namespace comp::resolve {
 
+// Workspace-relative paths ('/' separators): "a/b/c.py" -> "a/b"; ("a", "b") -> "a/b".
+std::string dir_of(std::string_view path);
+std::string join_path(const std::string& dir, std::string_view rest);
 // "a/./b/../c" -> "a/c"; nullopt when it climbs out of the root.
 std::optional<std::string> normalize(std::string_view path);
 

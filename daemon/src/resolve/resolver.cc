@@ -80,17 +80,8 @@ bool fits(std::string_view ref_kind, std::string_view kind) {
 
 bool is_header(std::string_view path) {
   for (std::string_view extension : {".h", ".hh", ".hpp", ".hxx", ".h++"})
-    if (path.size() > extension.size() && path.substr(path.size() - extension.size()) == extension) return true;
+    if (path.size() > extension.size() && path.ends_with(extension)) return true;
   return false;
-}
-
-std::string dir_of(std::string_view path) {
-  std::size_t slash = path.rfind('/');
-  return slash == std::string_view::npos ? std::string() : std::string(path.substr(0, slash));
-}
-
-std::string join_path(const std::string& dir, std::string_view rest) {
-  return dir.empty() ? std::string(rest) : dir + "/" + std::string(rest);
 }
 
 
