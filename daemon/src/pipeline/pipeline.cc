@@ -318,6 +318,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   // rest at the requested level; a file that does not fit is tried more
   // compressed, then cut to the lines that fit. Never over max_tokens.
   Clock::time_point pack_started = Clock::now();
+  std::vector<std::string> sent_texts;  // the whole text of each pivot file, for the second pass
   std::size_t budget = request.max_tokens;
   std::size_t considered = 0;
   for (std::size_t i = 0; i < ranked.size() && considered < std::max<std::size_t>(request.ranking_size, 20); ++i) {
@@ -401,14 +402,16 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     result.tokens_sent += pivot.token_count;
     result.raw_tokens += raw_tokens;
     result.pivot_files.push_back(std::move(pivot));
+    sent_texts.push_back(std::move(text));
   }
   // Budget left over: send the best files less compressed (whole rather than
   // cut, comments rather than none), best first, while it fits.
-  for (PivotFile& pivot : result.pivot_files) {
+  for (std::size_t p = 0; p < result.pivot_files.size(); ++p) {
+    PivotFile& pivot = result.pivot_files[p];
+    const std::string& text = sent_texts[p];
     if (budget < 32) break;
     if (pivot.level == 0 && pivot.lines.empty()) continue;
     const graph::FileRecord& file = files.at(pivot.path);
-    std::string text = walk::read_in_root(root, pivot.path, 4u << 20);
     std::optional<lang::Language> language = lang::from_name(file.language);
     for (int level = pivot.lines.empty() ? pivot.level - 1 : pivot.level; level >= 0; --level) {
       std::string content = text;

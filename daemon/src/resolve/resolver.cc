@@ -205,8 +205,6 @@ class Resolver {
   }
 
  private:
-  static std::string module_key(const std::string& path) { return Workspace::module_key(path); }
-
   std::string language(const std::string& path) {
     auto found = languages_.find(path);
     return found == languages_.end() ? std::string() : found->second;
@@ -246,7 +244,6 @@ class Resolver {
     }
     auto found = imports_.find(path);
     if (found != imports_.end()) return found->second;
-    std::vector<RefRecord> imports;
     return imports_.emplace(path, store_.imports_of_file(path)).first->second;
   }
 
@@ -334,7 +331,7 @@ class Resolver {
     for (const std::string& file : found->second)
       if (family_of(language(file)) == family) {
         // "a.b" must match whole parts: a file "x/a/b.py" or "a/b/__init__.py".
-        std::string key = module_key(file);
+        std::string key = Workspace::module_key(file);
         if (key == dotted || (key.size() > dotted.size() && key[key.size() - dotted.size() - 1] == '.'))
           files.push_back(file);
       }
@@ -594,11 +591,7 @@ class Resolver {
     std::optional<std::string> location = module_location(ref.file_path, family, spec);
     if (!location) return external();
     bool file = is_file(*location);
-    if (ref.name.empty() || ref.name == "*") {
-      if (family == Family::kPython && ref.name.empty() && ref.alias.empty() && spec.find('.') != std::string::npos &&
-          spec[0] != '.') {
-        // `import a.b.c` binds `a`; the edge still goes to a/b/c.
-      }
+    if (ref.name.empty() || ref.name == "*") {  // the module itself (`import a.b.c` leads to a/b/c)
       return {RefStatus::kResolved, file ? *location : std::string(), *location, 1};
     }
     if (file) {
@@ -649,11 +642,9 @@ class Resolver {
   // The class an impl block or Go receiver belongs to, for member lookups.
   const NodeRecord* owner_type(const NodeRecord* container) {
     if (container->kind != "impl") return container;
-    std::int64_t count = 0;
     for (const NodeRecord& candidate : named(container->name))
       if (candidate.kind != "impl" && is_container(candidate.kind) && dir_of(candidate.file_path) == dir_of(container->file_path))
         return &candidate;
-    (void)count;
     return container;
   }
 
@@ -749,10 +740,8 @@ class Resolver {
     }
     // 3. Wildcard imports and includes: the unique one that exports it.
     std::set<std::string> found;
-    bool any_wildcard = false;
     for (const RefRecord& import : imports_of(ref.file_path)) {
       if (import.name != "*") continue;
-      any_wildcard = true;
       Resolution resolution = resolve_import(import, family, 0);
       if (resolution.status != RefStatus::kResolved) continue;
       if (is_file(resolution.target_path)) {
@@ -780,7 +769,6 @@ class Resolver {
     }
     if (found.size() == 1) return resolved(*found.begin());
     if (found.size() > 1) return unresolved(static_cast<std::int64_t>(found.size()));
-    (void)any_wildcard;
     // 4. The package: other files of the directory (Go, Java).
     if (rules.package_is_dir) {
       std::vector<const NodeRecord*> package;
