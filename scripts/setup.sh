@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building comP needs on a fresh Debian 12 machine, idempotently:
 # Debian packages (only those missing), the pinned tree-sitter sources and the
-# pinned o200k_base tokenizer data and oracles (npm ci).
+# pinned o200k_base tokenizer data and oracles, and the MCP SDK of the end-to-end
+# tests (npm ci).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -37,3 +38,4 @@ npm_ci() {  # npm_ci DIR WHAT
 }
 npm_ci third_party/grammars "tree-sitter core and grammars"
 npm_ci third_party/tokenizer "o200k_base ranks and tokenizer oracles"
+npm_ci daemon/tests/mcp "MCP SDK for the end-to-end tests"

@@ -20,6 +20,8 @@
 #include "pipeline/pipeline.h"
 #include "query/graph_query.h"
 #include "rpc/codec.h"
+#include "rpc/daemon.h"
+#include "server/log.h"
 #include "tokens/tokens.h"
 #include "vcs/git.h"
 
@@ -141,6 +143,7 @@ int run_index_command(const Common& common, unsigned jobs, std::uint64_t max_fil
   options.jobs = jobs;
   options.max_file_size = max_file_size;
   options.edges = !no_edges;
+  options.on_waiting = [] { std::cerr << "comp: another comp process is indexing this workspace; waiting for it\n"; };
   bool bar = !common.json && isatty(STDERR_FILENO);
   if (bar) options.on_progress = draw_progress;
   comp::index::IndexSummary summary = comp::index::run_index(options);
@@ -462,45 +465,42 @@ int run_file_command(const Common& common, const std::string& file, int level, c
   fs::path rel, resolved;
   if (!file_inside(root, file, rel, resolved)) return kExitUsage;
   std::uint32_t first = 0, last = 0;
-  if (!lines.empty()) {
-    std::size_t dash = lines.find('-');
-    try {
-      first = static_cast<std::uint32_t>(std::stoul(lines.substr(0, dash)));
-      last = dash == std::string::npos ? first : static_cast<std::uint32_t>(std::stoul(lines.substr(dash + 1)));
-    } catch (const std::exception&) {
-      first = 0;
-    }
-    if (first == 0 || last < first) {
-      std::cerr << "comp: --lines wants A-B with 1 <= A <= B\n";
-      return kExitUsage;
-    }
+  if (!lines.empty() && !comp::pipeline::parse_line_range(lines, first, last)) {
+    std::cerr << "comp: --lines wants A-B with 1 <= A <= B\n";
+    return kExitUsage;
   }
   std::ifstream in(resolved, std::ios::binary);
   std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   std::string rel_path = rel.generic_string();
-  std::size_t raw = comp::tokens::count(content);
-  std::string text = content;
-  int got = 0;
-  auto language = comp::lang::detect(rel_path, std::string_view(content).substr(0, comp::lang::kDetectHeadBytes));
-  if (level > 0 && language) {
-    comp::compress::Compressed compressed =
-        comp::compress::compress(*language, content, static_cast<comp::compress::Level>(level));
-    text = std::move(compressed.text);
-    got = static_cast<int>(compressed.level);
-    for (const auto& error : compressed.errors) std::cerr << "comp: " << error << "\n";
-  }
-  if (first) text = comp::compress::slice_lines(text, first, last);
-  std::size_t sent = comp::tokens::count(text);
+  comp::pipeline::FileView view = comp::pipeline::view_file(rel_path, content, level, first, last);
+  for (const auto& error : view.errors) std::cerr << "comp: " << error << "\n";
   if (common.json) {
-    std::cout << nlohmann::json{{"path", rel_path}, {"level", got}, {"raw_tokens", raw}, {"tokens", sent},
-                                {"lines", lines.empty() ? nlohmann::json(nullptr) : nlohmann::json(lines)},
-                                {"content", text}}.dump(1, ' ', false, nlohmann::json::error_handler_t::replace)
-              << "\n";
+    std::cout << comp::rpc::dump(comp::rpc::to_json(view, rel_path, lines), 1) << "\n";
     return 0;
   }
-  std::cout << text << (text.empty() || text.back() == '\n' ? "" : "\n");
-  std::cerr << rel_path << ": level " << got << ", " << sent << " tokens (whole file at level 0: " << raw << ")\n";
+  std::cout << view.text << (view.text.empty() || view.text.back() == '\n' ? "" : "\n");
+  std::cerr << rel_path << ": level " << view.level << ", " << view.tokens << " tokens (whole file at level 0: "
+            << view.raw_tokens << ")\n";
   return 0;
+}
+
+struct DaemonFlags {
+  std::string root = ".";
+  std::string log_level = "info";
+  bool no_watch = false;
+  unsigned jobs = 0;
+};
+
+int run_daemon_command(const DaemonFlags& flags, comp::rpc::Protocol protocol) {
+  fs::path root = checked_root(flags.root);
+  if (root.empty()) return kExitUsage;
+  comp::server::set_log_level(*comp::server::parse_log_level(flags.log_level));
+  comp::rpc::DaemonOptions options;
+  options.root = root;
+  options.protocol = protocol;
+  options.watch = !flags.no_watch;
+  options.jobs = flags.jobs;
+  return comp::rpc::run_daemon(options, STDIN_FILENO, STDOUT_FILENO);
 }
 
 }  // namespace
@@ -615,6 +615,19 @@ int main(int argc, char** argv) {
   file->add_option("--level", file_level, "0 raw, 1 no comments, 2 skeleton")->check(CLI::Range(0, 2));
   file->add_option("--lines", file_lines, "Only lines A-B (of the output)");
 
+  DaemonFlags serve_flags, mcp_flags;
+  auto add_daemon = [&](const char* name, const char* help, DaemonFlags& flags) {
+    CLI::App* command = app.add_subcommand(name, help);
+    command->add_option("--root", flags.root, "Workspace root (default: the current directory)");
+    command->add_option("--log-level", flags.log_level, "Log on stderr: error, warn, info (default), debug")
+        ->check(CLI::IsMember({"error", "warn", "info", "debug"}));
+    command->add_flag("--no-watch", flags.no_watch, "Do not watch the files (re-index on file_changed or reindex only)");
+    command->add_option("--jobs,-j", flags.jobs, "Parser threads (default: all cores)")->check(CLI::Range(0u, 1024u));
+    return command;
+  };
+  CLI::App* serve = add_daemon("serve", "The daemon for the editor: JSON-RPC 2.0 on stdin/stdout, one message per line", serve_flags);
+  CLI::App* mcp = add_daemon("mcp", "The daemon for agents: an MCP server on stdin/stdout", mcp_flags);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -634,6 +647,8 @@ int main(int argc, char** argv) {
                          : dependents->parsed() ? dependents_common
                                              : stats_common;
   try {
+    if (serve->parsed()) return run_daemon_command(serve_flags, comp::rpc::Protocol::kJsonRpc);
+    if (mcp->parsed()) return run_daemon_command(mcp_flags, comp::rpc::Protocol::kMcp);
     if (index->parsed()) return run_index_command(index_common, jobs, max_file_size, rebuild, no_edges);
     if (symbols->parsed()) return run_symbols_command(symbols_common, filter);
     if (files->parsed()) return run_files_command(files_common, skipped_only, errors_only);

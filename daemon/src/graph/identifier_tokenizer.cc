@@ -1,5 +1,8 @@
 #include "graph/identifier_tokenizer.h"
 
+#include <cctype>
+#include <unordered_set>
+
 #include <sqlite3.h>
 
 #include <string>
@@ -154,6 +157,24 @@ bool register_identifier_tokenizer(sqlite3* db, std::string* error) {
     return false;
   }
   return true;
+}
+
+std::string fts_any_of(const std::vector<std::string>& terms, std::size_t max_atoms) {
+  std::vector<std::string> atoms;
+  std::unordered_set<std::string> seen;
+  for (const std::string& term : terms) {
+    split_identifiers(term, [&](std::string_view token, int, int) {
+      if (token.size() < 2 || token.size() > 40) return;
+      for (char c : token)
+        if (!std::isalnum(static_cast<unsigned char>(c))) return;
+      std::string atom(token);
+      if (seen.insert(atom).second) atoms.push_back(atom);
+    });
+    if (atoms.size() >= max_atoms) break;
+  }
+  std::string query;
+  for (std::size_t i = 0; i < atoms.size() && i < max_atoms; ++i) query += (i ? " OR \"" : "\"") + atoms[i] + "\"";
+  return query;
 }
 
 }  // namespace comp::graph

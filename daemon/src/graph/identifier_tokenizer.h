@@ -4,8 +4,11 @@
 // "validatetoken" finds the whole identifier.
 #pragma once
 
+#include <cstddef>
 #include <functional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 struct sqlite3;
 
@@ -19,6 +22,11 @@ namespace comp::graph {
 // words longer than 64 bytes are not split.
 void split_identifiers(std::string_view text,
                        const std::function<void(std::string_view token, int start, int end)>& emit);
+
+// An FTS5 query matching any token of `terms` (each split as above, tokens of
+// 2-40 alphanumeric bytes, first `max_atoms` distinct ones), each quoted so
+// that no user text is read as query syntax. "" when no token qualifies.
+std::string fts_any_of(const std::vector<std::string>& terms, std::size_t max_atoms);
 
 // Registers the tokenizer as "comp_ident" with the FTS5 of `db`. Returns
 // false (with the SQLite error in `error`) when FTS5 is unavailable.

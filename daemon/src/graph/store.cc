@@ -1,5 +1,7 @@
 #include "graph/store.h"
 
+#include <fstream>
+
 #include <algorithm>
 #include <chrono>
 #include <system_error>
@@ -411,11 +413,18 @@ Store::~Store() {
   sqlite3_close(db_);
 }
 
-std::unique_ptr<Store> Store::open(const fs::path& root) {
+fs::path Store::ensure_directory(const fs::path& root) {
   fs::path directory = root / ".comp";
   std::error_code ec;
-  fs::create_directory(directory, ec);  // never creates a missing root
+  bool created = fs::create_directory(directory, ec);  // never creates a missing root
   if (ec) throw StoreError(StoreError::Kind::kUnwritable, "cannot create " + directory.string() + ": " + ec.message());
+  fs::path ignore = directory / ".gitignore";
+  if (created || !fs::exists(ignore, ec)) std::ofstream(ignore, std::ios::trunc) << "# comP's index and state\n*\n";
+  return directory;
+}
+
+std::unique_ptr<Store> Store::open(const fs::path& root) {
+  ensure_directory(root);
   fs::path path = database_path(root);
   sqlite3* db = open_connection(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
   std::unique_ptr<Store> store(new Store(db, path));
@@ -554,6 +563,28 @@ std::vector<std::pair<std::string, double>> Store::search_files(const std::strin
                       "files_fts.rowid WHERE files_fts MATCH ?1 ORDER BY bm25(files_fts, 4.0, 1.0) LIMIT ?2");
   statement.bind(1, fts_query).bind(2, static_cast<std::int64_t>(limit));
   while (statement.step()) out.emplace_back(statement.text(0), sqlite3_column_double(statement.raw(), 1));
+  return out;
+}
+
+std::vector<std::pair<NodeRecord, double>> Store::search_symbols(const std::string& fts_query, std::size_t limit) {
+  std::vector<std::pair<NodeRecord, double>> out;
+  std::string columns;
+  for (std::string_view rest = kNodeColumns; !rest.empty();) {  // qualify each column with the table
+    std::size_t comma = rest.find(',');
+    std::string_view column = rest.substr(0, comma);
+    while (!column.empty() && column.front() == ' ') column.remove_prefix(1);
+    columns += (columns.empty() ? "n." : ", n.") + std::string(column);
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  }
+  Statement statement(db_, ("SELECT " + columns +
+                            ", -bm25(symbols_fts, 4.0, 1.0, 1.0) FROM symbols_fts JOIN nodes n ON n.rowid = "
+                            "symbols_fts.rowid WHERE symbols_fts MATCH ?1 ORDER BY bm25(symbols_fts, 4.0, 1.0, 1.0) "
+                            "LIMIT ?2").c_str());
+  statement.bind(1, fts_query).bind(2, static_cast<std::int64_t>(limit));
+  while (statement.step()) {
+    double score = sqlite3_column_double(statement.raw(), sqlite3_column_count(statement.raw()) - 1);
+    out.emplace_back(read_node(statement), score);
+  }
   return out;
 }
 

@@ -190,6 +190,10 @@ class Store {
   // with its -wal/-shm) so that open() can start afresh. Returns the new name.
   static std::filesystem::path quarantine(const std::filesystem::path& root);
   static std::filesystem::path database_path(const std::filesystem::path& root);
+  // Creates <root>/.comp/ when missing (never the root itself), with a
+  // `.gitignore` of `*` so that git, and `comp diff`, never see comP's files.
+  // Throws StoreError(kUnwritable). Returns the directory.
+  static std::filesystem::path ensure_directory(const std::filesystem::path& root);
 
   ~Store();
   Store(const Store&) = delete;
@@ -204,6 +208,8 @@ class Store {
   // BM25 over files (path weighted over body) for an FTS5 query of single
   // tokens; best first, scores positive (higher is better).
   std::vector<std::pair<std::string, double>> search_files(const std::string& fts_query, std::size_t limit);
+  // Symbols by BM25 over name (weight 4), signature and scope (FTS5 query syntax).
+  std::vector<std::pair<NodeRecord, double>> search_symbols(const std::string& fts_query, std::size_t limit);
   // Files this file's references lead to / files whose references lead here,
   // with the number of resolved references.
   std::vector<std::pair<std::string, std::int64_t>> files_used_by(const std::string& path);

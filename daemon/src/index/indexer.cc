@@ -1,4 +1,5 @@
 #include "index/indexer.h"
+#include "index/writer_lock.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -292,11 +293,20 @@ IndexSummary run_index(const IndexOptions& options) {
                                ec ? ec : std::make_error_code(std::errc::not_a_directory));
 
   std::unique_ptr<graph::Store> store = graph::Store::open(options.root);
+  std::optional<WriterLock> lock;  // one writer per workspace (index/writer_lock.h)
+  if (options.take_lock) {
+    lock.emplace(options.root);
+    if (!lock->try_lock()) {
+      if (options.on_waiting) options.on_waiting();
+      lock->lock();
+    }
+  }
   walk::WalkOptions walk_options;
   walk_options.root = options.root;
   walk_options.max_file_size = options.max_file_size;
   walk::WalkResult walked = walk::walk(walk_options);
   summary.walk_errors = std::move(walked.errors);
+  summary.directories = std::move(walked.directories);
   summary.files_on_disk = walked.files.size() + walked.skipped.size();
 
   std::unordered_map<std::string, graph::FileState> previous = store->file_states();
@@ -362,7 +372,10 @@ IndexSummary run_index(const IndexOptions& options) {
     for (unsigned j = 0; j < jobs; ++j) {
       workers.emplace_back([&] {
         parse::SymbolExtractor extractor;
-        for (std::size_t i = next++; i < work.size(); i = next++) queue.push(process_safely(work[i], options, extractor));
+        for (std::size_t i = next++; i < work.size(); i = next++) {
+          if (options.cancel && options.cancel->load()) break;  // the next run reads what is left
+          queue.push(process_safely(work[i], options, extractor));
+        }
         if (--running == 0) queue.finish();
       });
     }
@@ -413,8 +426,9 @@ IndexSummary run_index(const IndexOptions& options) {
   }
   for (std::thread& worker : workers) worker.join();
 
+  summary.cancelled = options.cancel && options.cancel->load();
   // Edges: resolve every pending reference against the committed index.
-  if (options.edges) {
+  if (options.edges && !summary.cancelled) {
     if (config_changed) {
       graph::Batch batch(*store);
       batch.mark_imports_pending();

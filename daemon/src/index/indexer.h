@@ -10,6 +10,7 @@
 // database that the next run completes.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -37,6 +38,13 @@ struct IndexOptions {
   unsigned parse_timeout_ms = 10000;      // per file
   std::size_t batch_files = 256;          // files per transaction at most
   bool edges = true;                      // resolve references into edges after the files
+  // Take the workspace's writer lock (index/writer_lock.h) for the run,
+  // waiting for another process's run to end; false when the caller holds it.
+  bool take_lock = true;
+  std::function<void()> on_waiting;       // called once when the lock is busy and the run waits
+  // Set from another thread to stop early: what was parsed is committed, the
+  // rest (and reference resolution) is left for the next run.
+  const std::atomic<bool>* cancel = nullptr;
   // Called from the writer thread at most every ~100 ms and once at the end.
   std::function<void(const Progress&)> on_progress;
 };
@@ -58,8 +66,10 @@ struct IndexSummary {
   std::size_t symbols = 0;                                  // whole index after the run
   std::vector<FileError> errors;      // this run's parse/read errors (files still indexed)
   std::vector<std::string> walk_errors;
+  std::vector<std::string> directories;  // directories walked (for watchers)
   resolve::ResolveSummary resolve;    // this run's reference resolution
   double resolve_seconds = 0;
+  bool cancelled = false;             // stopped through IndexOptions::cancel
   double elapsed_seconds = 0;
   double cpu_seconds = 0;
 };

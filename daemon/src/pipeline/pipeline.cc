@@ -64,27 +64,6 @@ std::string lower(std::string_view text) {
 }
 
 
-// FTS5 query of single tokens: the identifier tokenizer splits compound
-// names, and a query term must stay one token (files_fts keeps no positions).
-std::string fts_query(const std::vector<std::string>& terms, std::size_t max_atoms) {
-  std::vector<std::string> atoms;
-  std::unordered_set<std::string> seen;
-  for (const std::string& term : terms) {
-    graph::split_identifiers(term, [&](std::string_view token, int, int) {
-      if (token.size() < 2 || token.size() > 40) return;
-      for (char c : token)
-        if (!std::isalnum(static_cast<unsigned char>(c))) return;
-      std::string atom(token);
-      if (seen.insert(atom).second) atoms.push_back(atom);
-    });
-    if (atoms.size() >= max_atoms) break;
-  }
-  std::string query;
-  for (std::size_t i = 0; i < atoms.size() && i < max_atoms; ++i) query += (i ? " OR \"" : "\"") + atoms[i] + "\"";
-  return query;
-}
-
-
 enum Part { kBm25, kSymbols, kPaths, kFrame, kModules, kParts };
 
 struct Candidate {
@@ -171,9 +150,9 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     title_terms.insert(title_terms.end(), title_analysis.words.begin(), title_analysis.words.end());
   }
   for (const auto& [weight, query, why] :
-       {std::tuple{weights().identifier_bm25, fts_query(code_terms, 64), "bm25 names"},
-        std::tuple{weights().word_bm25, fts_query(terms.words, 48), "bm25 words"},
-        std::tuple{weights().title_bm25, fts_query(title_terms, 16), "bm25 title"}}) {
+       {std::tuple{weights().identifier_bm25, graph::fts_any_of(code_terms, 64), "bm25 names"},
+        std::tuple{weights().word_bm25, graph::fts_any_of(terms.words, 48), "bm25 words"},
+        std::tuple{weights().title_bm25, graph::fts_any_of(title_terms, 16), "bm25 title"}}) {
     if (query.empty()) continue;
     std::vector<std::pair<std::string, double>> hits;
     try {
@@ -313,6 +292,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   for (std::size_t i = 0; i < ranked.size() && i < request.ranking_size; ++i)
     result.ranking.push_back({ranked[i].first, ranked[i].second->score, ranked[i].second->why});
   result.search_ms = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
+  if (request.cancelled && request.cancelled()) throw Cancelled();
 
   // Packing: the strongest file as it is when it fits half the budget, the
   // rest at the requested level; a file that does not fit is tried more
@@ -323,6 +303,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   std::size_t considered = 0;
   for (std::size_t i = 0; i < ranked.size() && considered < std::max<std::size_t>(request.ranking_size, 20); ++i) {
     ++considered;
+    if (request.cancelled && request.cancelled()) throw Cancelled();
     if (budget < 32) {
       result.left_out.push_back(ranked[i].first);
       continue;
@@ -439,6 +420,45 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   result.cost_estimation = static_cast<double>(result.tokens_sent) * request.price_per_million / 1e6;
   result.pack_ms = std::chrono::duration<double, std::milli>(Clock::now() - pack_started).count();
   return result;
+}
+
+FileView view_file(const std::string& rel_path, const std::string& content, int level, std::uint32_t first,
+                   std::uint32_t last) {
+  FileView view;
+  view.raw_tokens = tokens::count(content);
+  view.text = content;
+  auto language = lang::detect(rel_path, std::string_view(content).substr(0, lang::kDetectHeadBytes));
+  if (level > 0 && language) {
+    compress::Compressed compressed = compress::compress(*language, content, static_cast<compress::Level>(level));
+    view.text = std::move(compressed.text);
+    view.level = static_cast<int>(compressed.level);
+    view.errors = std::move(compressed.errors);
+  }
+  if (first) view.text = compress::slice_lines(view.text, first, last);
+  view.tokens = tokens::count(view.text);
+  return view;
+}
+
+bool parse_line_range(const std::string& text, std::uint32_t& first, std::uint32_t& last) {
+  std::size_t dash = text.find('-');
+  try {
+    std::size_t used = 0;
+    std::string head = text.substr(0, dash);
+    unsigned long a = std::stoul(head, &used);
+    if (used != head.size()) return false;
+    unsigned long b = a;
+    if (dash != std::string::npos) {
+      std::string tail = text.substr(dash + 1);
+      b = std::stoul(tail, &used);
+      if (used != tail.size()) return false;
+    }
+    if (a == 0 || b < a || b > 0xffffffffUL) return false;
+    first = static_cast<std::uint32_t>(a);
+    last = static_cast<std::uint32_t>(b);
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
 }
 
 }  // namespace comp::pipeline

@@ -8,6 +8,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,8 @@ struct Request {
   bool include_content = true;
   double price_per_million = 3.0;    // for cost_estimation (dollars per million input tokens)
   std::size_t ranking_size = 20;     // files listed in `ranking`
+  // Polled between steps; when it returns true run_pipeline throws Cancelled.
+  std::function<bool()> cancelled;
 };
 
 struct PivotFile {
@@ -56,7 +60,27 @@ struct Result {
   double search_ms = 0, pack_ms = 0;
 };
 
+struct Cancelled : std::runtime_error {
+  Cancelled() : std::runtime_error("cancelled") {}
+};
+
 Result run_pipeline(graph::Store& store, const std::filesystem::path& root, const Request& request);
+
+// One file as `comp file` and the protocols' get_file show it: at a
+// compression level (falling back to a lower one when a level would not
+// parse), optionally only lines first-last of the output (1-based,
+// inclusive; 0 for all), with exact token counts.
+struct FileView {
+  std::string text;
+  int level = 0;                 // the level applied
+  std::size_t raw_tokens = 0;    // the whole file at level 0
+  std::size_t tokens = 0;        // of `text`
+  std::vector<std::string> errors;
+};
+FileView view_file(const std::string& rel_path, const std::string& content, int level, std::uint32_t first = 0,
+                   std::uint32_t last = 0);
+// "A-B" or "A" into 1 <= first <= last; false when malformed.
+bool parse_line_range(const std::string& text, std::uint32_t& first, std::uint32_t& last);
 
 // Test and vendored files rank lower unless the task is about them.
 bool is_test_path(std::string_view path);

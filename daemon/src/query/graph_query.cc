@@ -1,5 +1,10 @@
 #include "query/graph_query.h"
 
+#include <cctype>
+#include <unordered_set>
+
+#include "graph/identifier_tokenizer.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -199,6 +204,11 @@ DiffReport diff_report(graph::Store& store, const fs::path& root, const std::str
   DiffReport report;
   report.base_commit = vcs::resolve_commit(root, base_ref);
   report.changes = vcs::changes_since(root, report.base_commit);
+  // comP's own files are no change of the user's (an index made before
+  // .comp/ got its .gitignore may still show them to git).
+  std::erase_if(report.changes, [](const vcs::FileChange& change) {
+    return change.path.starts_with(".comp/") || change.path.find("/.comp/") != std::string::npos;
+  });
   for (const vcs::FileChange& change : report.changes) {
     if (change.status == 'D' || change.binary) continue;
     std::vector<NodeRecord> nodes = store.nodes_of_file(change.path);
@@ -315,6 +325,31 @@ std::string to_markdown(const DiffReport& report) {
         << (ranked.node.kind == "file" ? ranked.node.file_path : ranked.node.scope) << "` in `" << ranked.node.file_path
         << "` line " << ranked.node.line << " (via `" << ranked.via << "`)\n";
   return out.str();
+}
+
+SearchResult search(graph::Store& store, const std::string& text, std::size_t limit) {
+  SearchResult result;
+  std::unordered_set<std::string> seen;
+  // A whole identifier or dotted name: its definitions first.
+  std::string name = text;
+  while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back()))) name.pop_back();
+  while (!name.empty() && std::isspace(static_cast<unsigned char>(name.front()))) name.erase(0, 1);
+  if (!name.empty() && name.find_first_of(" \t\n") == std::string::npos) {
+    for (graph::NodeRecord& node : find_symbols(store, name)) {
+      if (result.symbols.size() >= limit) break;
+      if (node.kind == "file" || !seen.insert(node.id).second) continue;
+      result.symbols.emplace_back(std::move(node), 1000.0);
+    }
+  }
+  std::string fts = graph::fts_any_of({text}, 32);
+  if (fts.empty()) return result;
+  for (auto& [node, score] : store.search_symbols(fts, limit * 2)) {
+    if (result.symbols.size() >= limit) break;
+    if (node.kind == "file" || !seen.insert(node.id).second) continue;
+    result.symbols.emplace_back(std::move(node), score);
+  }
+  result.files = store.search_files(fts, limit);
+  return result;
 }
 
 }  // namespace comp::query

@@ -70,6 +70,14 @@ DiffReport diff_report(graph::Store& store, const std::filesystem::path& root, c
 // Per node of the file: how many distinct nodes reference it directly.
 std::vector<std::pair<graph::NodeRecord, std::int64_t>> dependents_count(graph::Store& store, const std::string& path);
 
+// Symbols and files for a search string (names, words, a dotted name): exact
+// name matches first, then BM25 over symbol names/signatures and over files.
+struct SearchResult {
+  std::vector<std::pair<graph::NodeRecord, double>> symbols;  // best first, with scores
+  std::vector<std::pair<std::string, double>> files;
+};
+SearchResult search(graph::Store& store, const std::string& text, std::size_t limit = 20);
+
 std::string to_markdown(const SymbolReport& report);
 std::string to_markdown(const std::vector<graph::NodeRecord>& choices, const std::string& name);
 std::string to_markdown(const DiffReport& report);

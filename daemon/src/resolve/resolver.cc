@@ -997,8 +997,6 @@ class Resolver {
   std::unordered_map<std::string, std::unordered_map<std::string, std::vector<const NodeRecord*>>> by_file_;
 };
 
-Resolution current(const RefRecord& ref) { return {ref.status, ref.target, ref.target_path, ref.candidates}; }
-
 void count(ResolveSummary& summary, RefStatus status) {
   ++summary.references;
   switch (status) {

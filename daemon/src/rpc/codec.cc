@@ -219,6 +219,12 @@ std::string task_text(const std::string& content) {
   return content;
 }
 
+nlohmann::json to_json(const pipeline::FileView& view, const std::string& path, const std::string& lines) {
+  return {{"path", path},          {"level", view.level},   {"raw_tokens", view.raw_tokens},
+          {"tokens", view.tokens}, {"lines", lines.empty() ? nlohmann::json(nullptr) : nlohmann::json(lines)},
+          {"content", view.text}};
+}
+
 std::string dump(const nlohmann::json& value, int indent) {
   return value.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }

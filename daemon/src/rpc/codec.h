@@ -29,6 +29,8 @@ nlohmann::json to_json(const pipeline::Result& result);
 // The text of a task file: JSON with a `problem_statement` or `task` string,
 // else the content itself.
 std::string task_text(const std::string& content);
+// A file view (comp file --json, get_file): path, level, raw_tokens, tokens, lines, content.
+nlohmann::json to_json(const pipeline::FileView& view, const std::string& path, const std::string& lines);
 nlohmann::json to_json(const query::DiffReport& report);
 nlohmann::json to_json(const std::vector<std::pair<graph::NodeRecord, std::int64_t>>& counts);
 

@@ -94,6 +94,7 @@ class Walk {
     auto by_path = [](const auto& a, const auto& b) { return a.rel_path < b.rel_path; };
     std::sort(result_.files.begin(), result_.files.end(), by_path);
     std::sort(result_.skipped.begin(), result_.skipped.end(), by_path);
+    std::sort(result_.directories.begin(), result_.directories.end());
     return std::move(result_);
   }
 
@@ -177,6 +178,7 @@ class Walk {
       return;
     }
     const int dir_fd = ::dirfd(stream.get());
+    result_.directories.push_back(dir.rel);
 
     names_.clear();
     entries_.clear();

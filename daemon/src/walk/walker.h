@@ -42,6 +42,9 @@ struct WalkResult {
   std::vector<WalkEntry> files;       // sorted by rel_path
   std::vector<SkippedEntry> skipped;  // sorted by rel_path
   std::vector<std::string> errors;    // directories that could not be read, bad ignore files...
+  // Every directory the walk listed (not pruned, not ignored, readable), as
+  // rel paths, "" for the root; sorted. What a file watcher must watch.
+  std::vector<std::string> directories;
 };
 
 // Walks options.root. Never throws for problems inside the tree: they become

@@ -350,6 +350,22 @@ TEST_F(GitSandbox, GitAndCompDirectoriesAreAlwaysSkipped) {
   EXPECT_EQ(walked, (PathSet{".gitignore", "kept.txt"}));
 }
 
+TEST_F(GitSandbox, DirectoriesListsWhatWasDescendedIntoSorted) {
+  write(".gitignore", "node_modules/\n");
+  write("node_modules/pkg/index.js");
+  write(".comp/graph.db");
+  write("sub/.comp/cache");
+  write("src/a/b/c.cc");
+  write("src/d.cc");
+  write("empty/.keep");
+  fs::create_directories(repo_ / "src" / "a" / "bare");
+  WalkOptions options;
+  options.root = repo_;
+  const WalkResult result = walk(options);
+  EXPECT_EQ(result.directories,
+            (std::vector<std::string>{"", "empty", "src", "src/a", "src/a/b", "src/a/bare", "sub"}));
+}
+
 TEST_F(GitSandbox, SymlinksFollowTheHeaderRules) {
   write("target.txt", "12345");
   write("hidden/secret.txt", "abc");

@@ -1,0 +1,150 @@
+#include "rpc/session_memory.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+#include "graph/store.h"
+#include "rpc/codec.h"
+#include "server/log.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace comp::rpc {
+namespace {
+
+json empty_document() { return {{"version", 1}, {"entries", json::array()}}; }
+
+json read_document(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return empty_document();
+  std::stringstream text;
+  text << in.rdbuf();
+  json document = json::parse(text.str(), nullptr, false);
+  if (document.is_discarded() || !document.is_object() || !document.contains("entries") ||
+      !document["entries"].is_array())
+    return empty_document();
+  return document;
+}
+
+// Writes `text` to a temporary file beside `path`, syncs it and renames it over.
+void write_atomically(const fs::path& path, const std::string& text) {
+  fs::path temporary = path;
+  temporary += ".tmp-" + std::to_string(getpid());
+  int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (fd < 0) throw std::system_error(errno, std::generic_category(), "write " + temporary.string());
+  std::size_t written = 0;
+  while (written < text.size()) {
+    ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      int error = errno;
+      ::close(fd);
+      ::unlink(temporary.c_str());
+      throw std::system_error(error, std::generic_category(), "write " + temporary.string());
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  ::fsync(fd);
+  ::close(fd);
+  if (::rename(temporary.c_str(), path.c_str()) != 0) {
+    int error = errno;
+    ::unlink(temporary.c_str());
+    throw std::system_error(error, std::generic_category(), "rename to " + path.string());
+  }
+}
+
+class FileLock {
+ public:
+  explicit FileLock(const fs::path& path) {
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd_ < 0) throw std::system_error(errno, std::generic_category(), "open " + path.string());
+    while (::flock(fd_, LOCK_EX) != 0)
+      if (errno != EINTR) throw std::system_error(errno, std::generic_category(), "flock " + path.string());
+  }
+  ~FileLock() { ::close(fd_); }
+
+ private:
+  int fd_ = -1;
+};
+
+std::atomic<std::uint64_t> g_sequence{0};
+
+}  // namespace
+
+SessionMemory::SessionMemory(fs::path root, std::size_t max_entries)
+    : root_(std::move(root)), path_(root_ / ".comp" / "session-memory.json"), max_entries_(max_entries) {}
+
+json SessionMemory::load() const { return read_document(path_); }
+
+void SessionMemory::update(const std::function<bool(json& document)>& change) {
+  FileLock lock(graph::Store::ensure_directory(root_) / "session-memory.lock");
+  json document = read_document(path_);
+  if (!change(document)) return;
+  json& entries = document["entries"];
+  if (entries.size() > max_entries_) entries.erase(entries.begin(), entries.begin() + static_cast<std::ptrdiff_t>(entries.size() - max_entries_));
+  write_atomically(path_, dump(document, 1) + "\n");
+}
+
+void SessionMemory::record(json entry) {
+  entry["id"] = std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                   std::chrono::system_clock::now().time_since_epoch())
+                                   .count()) +
+                "-" + std::to_string(getpid()) + "-" + std::to_string(g_sequence++);
+  entry["time"] = server::utc_now(/*with_date=*/true);
+  entry["stale"] = false;
+  entry["stale_files"] = json::array();
+  update([&](json& document) {
+    document["entries"].push_back(std::move(entry));
+    return true;
+  });
+}
+
+std::size_t SessionMemory::refresh(const std::function<std::optional<std::string>(const std::string&)>& current) {
+  if (!fs::exists(path_)) return 0;
+  std::size_t newly_stale = 0;
+  update([&](json& document) {
+    bool any = false;
+    for (json& entry : document["entries"]) {
+      if (!entry.is_object() || !entry.contains("files") || !entry["files"].is_array()) continue;
+      json stale_files = entry.value("stale_files", json::array());
+      bool changed = false;
+      for (const json& file : entry["files"]) {
+        if (!file.is_object() || !file.contains("path") || !file["path"].is_string()) continue;
+        std::string path = file["path"];
+        std::string recorded = file.value("sha256", "");
+        std::optional<std::string> now = current(path);
+        if (now && *now == recorded) continue;
+        if (std::find(stale_files.begin(), stale_files.end(), path) != stale_files.end()) continue;
+        stale_files.push_back(path);
+        changed = true;
+      }
+      if (!changed) continue;
+      any = true;
+      if (!entry.value("stale", false)) ++newly_stale;
+      entry["stale"] = true;
+      entry["stale_files"] = stale_files;
+    }
+    return any;
+  });
+  return newly_stale;
+}
+
+void SessionMemory::clear() {
+  update([](json& document) {
+    document["entries"] = json::array();
+    return true;
+  });
+}
+
+}  // namespace comp::rpc

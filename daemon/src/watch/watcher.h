@@ -1,0 +1,70 @@
+// watch: tells the daemon which workspace paths changed, so that an index run
+// can follow edits. A recursive inotify watcher with debouncing; knows nothing
+// of ignore rules, the index or JSON: the caller says which directories to
+// watch (the walk's `directories`) and decides what a change means.
+//
+// Invariants:
+//  - nothing under `.git/` or `.comp/` (at any depth) is watched or reported,
+//    nor a `.git` entry of any type or a `.comp` directory itself: comP's own
+//    database lives in .comp/, and its writes must never wake the daemon;
+//  - no symlink is followed: a watched directory is reached from the root's
+//    real path through real directories only;
+//  - on_change runs on the watcher's own thread, never concurrently with
+//    itself, and never after the destructor has returned; the thread never
+//    throws (an exception from on_change is swallowed).
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace comp::watch {
+
+struct Change {
+  // Rel paths ('/'-separated, no "./") of files and directories created,
+  // modified, deleted or moved (both ends of a move); sorted, unique. A
+  // directory's path means "its subtree may have changed".
+  std::vector<std::string> paths;
+  // Events were lost (the kernel queue overflowed, a watch for a new
+  // directory could not be added, a new subtree was too large to list, or the
+  // root itself was moved or deleted): the caller must rescan everything.
+  bool overflow = false;
+};
+
+class Watcher {
+ public:
+  // Starts a thread that calls on_change after `debounce` of quiet following
+  // a burst of events, but never later than `max_delay` after the first event
+  // of the burst. Watches nothing until watch() is called. Does not throw
+  // when inotify is unavailable: watch() reports it.
+  // on_change must not destroy this Watcher; it may call watch().
+  Watcher(std::filesystem::path root, std::function<void(Change)> on_change,
+          std::chrono::milliseconds debounce = std::chrono::milliseconds(150),
+          std::chrono::milliseconds max_delay = std::chrono::milliseconds(2000));
+  // Stops and joins the thread promptly; a burst not yet delivered is dropped.
+  ~Watcher();
+  Watcher(const Watcher&) = delete;
+  Watcher& operator=(const Watcher&) = delete;
+
+  // Makes the watched set exactly `directories` (rel paths, "" = the root),
+  // minus those under .git/.comp or reached through a symlink, and those that
+  // no longer exist. Returns false with a message in *error (if non-null)
+  // when inotify is unavailable or the watch limit (max_user_watches) is hit;
+  // the watches that could be added stay. Directories the thread added on its
+  // own (created since the caller's walk) are removed unless listed.
+  // Thread-safe; may be called while events flow.
+  bool watch(const std::vector<std::string>& directories, std::string* error);
+
+  // Number of directories watched now.
+  std::size_t watched() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace comp::watch
