@@ -7,9 +7,12 @@ For `comp mcp` and `codegraph mcp` (@optave/codegraph, pinned in bench/peers):
   lookup      p50/p90 of a symbol lookup tool call over 20 names (comp: search_code,
               codegraph: where), server warm, index built beforehand
   impact      p50 of a blast-radius call (comp: get_symbol, codegraph: fn_impact)
+  context     p50/p95 of get_context (comp only: codegraph has no such tool) over 20 tasks
+  edit        a function appended to an existing mid-sized source file; time until a lookup
+              finds it there (polled every 10 ms)
   fresh       a new file with a new function is written; time until a lookup finds it
               (never, within 10 s, when the server does not watch the tree)
-  rss         peak RSS of the server process (VmHWM) after all of the above
+  rss         RSS when idle after the queries (VmRSS), and peak (VmHWM) at the end
 Also `comp serve`'s startup. Ratios are peer / comp (higher: comp better).
 
 usage: bench/daemon_bench.py [--comp build/comp] TREE [TREE...]
@@ -120,8 +123,33 @@ def pick_names(comp, tree, count):
     return unique[:count]
 
 
+def current_rss_kb(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def edit_target(root, ext):
+    """A mid-sized source file of the tree, the same for both tools."""
+    candidates = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d != "node_modules"]
+        for f in files:
+            if f.endswith(ext) and "test" not in f:
+                path = os.path.join(folder, f)
+                candidates.append((abs(os.path.getsize(path) - 8000), path))
+    return sorted(candidates)[0][1]
+
+
+def percentile(values, fraction):
+    values = sorted(values)
+    return values[max(0, int(len(values) * fraction) - 1)] if values else None
+
+
 def measure(name, argv, cwd, tools, names, comp, language_ext):
-    lookup_tool, lookup_arg, impact_tool, impact_arg = tools
+    lookup_tool, lookup_arg, impact_tool, impact_arg, context_tool = tools
     starts = []
     for _ in range(5):
         server = Server(argv, cwd)
@@ -139,9 +167,32 @@ def measure(name, argv, cwd, tools, names, comp, language_ext):
         lookups.append(elapsed * 1000)
         found += symbol in text_of(answer)
     impacts = []
-    for symbol in names[:10]:
+    for symbol in names:
         _, elapsed = server.call(impact_tool, {impact_arg: symbol})
         impacts.append(elapsed * 1000)
+    contexts = []
+    if context_tool:
+        for symbol in names:
+            _, elapsed = server.call(context_tool, {"task": f"{symbol} gives a wrong result for empty input"})
+            contexts.append(elapsed * 1000)
+    idle_rss = current_rss_kb(server.proc.pid)
+    # A one-file edit: a function appended to an existing source file.
+    edited = edit_target(cwd, language_ext)
+    edit_name = f"edited_in_place_{name}_{random.randrange(1 << 30)}"
+    original = open(edited).read()
+    written = time.perf_counter()
+    with open(edited, "a") as out:
+        out.write(f"\n\ndef {edit_name}():\n    return 2\n" if language_ext == ".py"
+                  else f"\nexport function {edit_name}() {{ return 2; }}\n")
+    edit_ms = None
+    while time.perf_counter() - written < 10:
+        answer, _ = server.call(lookup_tool, {lookup_arg: edit_name})
+        if os.path.basename(edited) in text_of(answer) and edit_name in text_of(answer) and "error" not in answer:
+            edit_ms = (time.perf_counter() - written) * 1000
+            break
+        time.sleep(0.01)
+    with open(edited, "w") as out:
+        out.write(original)
     fresh_name = f"freshly_added_{name}_{random.randrange(1 << 30)}"
     path = os.path.join(cwd, f"zz_bench_fresh_{name}{language_ext}")
     body = f"def {fresh_name}():\n    return 1\n" if language_ext == ".py" else f"export function {fresh_name}() {{ return 1; }}\n"
@@ -162,7 +213,10 @@ def measure(name, argv, cwd, tools, names, comp, language_ext):
     return {"tool": name, "startup_ms": statistics.median(starts), "tools_list_tokens": tools_tokens,
             "lookup_p50_ms": statistics.median(lookups), "lookup_p90_ms": lookups[int(len(lookups) * 0.9) - 1],
             "lookup_found": f"{found}/{len(names)}", "impact_p50_ms": statistics.median(impacts),
-            "fresh_ms": fresh_ms, "rss_mb": rss / 1024}
+            "impact_p95_ms": percentile(impacts, 0.95),
+            "context_p50_ms": statistics.median(contexts) if contexts else None,
+            "context_p95_ms": percentile(contexts, 0.95), "idle_rss_mb": idle_rss / 1024,
+            "edit_ms": edit_ms, "fresh_ms": fresh_ms, "rss_mb": rss / 1024}
 
 
 def serve_startup(comp, tree):
@@ -194,22 +248,26 @@ def main():
         names = pick_names(comp, copy, 20)
         ext = ".py" if any(f.endswith(".py") for _, _, files in os.walk(copy) for f in files[:50]) else ".ts"
         comp_row = measure("comp", [comp, "mcp", "--root", copy, "--log-level", "error"], copy,
-                           ("search_code", "query", "get_symbol", "name"), names, comp, ext)
+                           ("search_code", "query", "get_symbol", "name", "get_context"), names, comp, ext)
         peer_row = measure("codegraph", [CODEGRAPH, "mcp", "-d", os.path.join(copy, ".codegraph", "graph.db")], copy,
-                           ("where", "target", "fn_impact", "name"), names, comp, ext)
+                           ("where", "target", "fn_impact", "name", None), names, comp, ext)
         comp_row["serve_startup_ms"] = serve_startup(comp, copy)
         for row in (comp_row, peer_row):
             row["repo"] = label
             print(json.dumps(row))
             rows.append(row)
         shutil.rmtree(work, ignore_errors=True)
-    print("\n| repo | tool | startup ms | tools/list tokens | lookup p50 / p90 ms | found | impact p50 ms | fresh after edit | peak RSS MB |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("\n| repo | tool | startup ms | tools/list tokens | lookup p50 / p90 ms | found | impact p50 / p95 ms "
+          "| get_context p50 / p95 ms | one-file edit visible | new file visible | idle / peak RSS MB |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    ms = lambda v: f"{v:.0f} ms" if v is not None else "not within 10 s"
     for row in rows:
-        fresh = f"{row['fresh_ms']:.0f} ms" if row["fresh_ms"] is not None else "not within 10 s"
+        context = (f"{row['context_p50_ms']:.0f} / {row['context_p95_ms']:.0f}" if row["context_p50_ms"] is not None
+                   else "(no such tool)")
         print(f"| {row['repo']} | {row['tool']} | {row['startup_ms']:.0f} | {row['tools_list_tokens']} | "
               f"{row['lookup_p50_ms']:.1f} / {row['lookup_p90_ms']:.1f} | {row['lookup_found']} | "
-              f"{row['impact_p50_ms']:.1f} | {fresh} | {row['rss_mb']:.0f} |")
+              f"{row['impact_p50_ms']:.1f} / {row['impact_p95_ms']:.1f} | {context} | {ms(row['edit_ms'])} | "
+              f"{ms(row['fresh_ms'])} | {row['idle_rss_mb']:.0f} / {row['rss_mb']:.0f} |")
     for comp_row, peer_row in zip(rows[0::2], rows[1::2]):
         print(f"{comp_row['repo']}: codegraph/comp startup {peer_row['startup_ms'] / comp_row['startup_ms']:.1f}x, "
               f"tools/list {peer_row['tools_list_tokens'] / comp_row['tools_list_tokens']:.1f}x, "

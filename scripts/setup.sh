@@ -9,6 +9,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 pkgs=(build-essential cmake ninja-build git pkg-config
       libsqlite3-dev sqlite3 libssl-dev nlohmann-json3-dev libcli11-dev
       libgtest-dev libgmock-dev libbenchmark-dev libpcre2-dev
+      libzip-dev zipcmp zipmerge ziptool libpugixml-dev thrift-compiler libthrift-dev libboost-dev poppler-utils
       nodejs npm universal-ctags)
 missing=()
 for p in "${pkgs[@]}"; do
@@ -39,3 +40,22 @@ npm_ci() {  # npm_ci DIR WHAT
 npm_ci third_party/grammars "tree-sitter core and grammars"
 npm_ci third_party/tokenizer "o200k_base ranks and tokenizer oracles"
 npm_ci daemon/tests/mcp "MCP SDK for the end-to-end tests"
+npm_ci extension "VS Code extension"
+
+# The VS Code end-to-end test (extension/e2e, CTest extension_e2e): Debian's
+# chromium, and what code-server's native modules build with (node-gyp:
+# python3 and these headers); then code-server, Node 24 and playwright-core
+# (extension/e2e/install.sh: two steps, as code-server's postinstall must run
+# under Node 24; reinstalls only when extension/e2e/package-lock.json changed).
+e2e_pkgs=(chromium python3 libkrb5-dev libsecret-1-dev libx11-dev libxkbfile-dev)
+e2e_missing=()
+for p in "${e2e_pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || e2e_missing+=("$p")
+done
+if ((${#e2e_missing[@]})); then
+  echo "setup: installing ${e2e_missing[*]} (VS Code end-to-end test)" >&2
+  e2e_sudo=(); [ "$(id -u)" = 0 ] || e2e_sudo=(sudo)
+  "${e2e_sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${e2e_sudo[@]}" apt-get install -y -qq --no-install-recommends "${e2e_missing[@]}"
+fi
+bash "$here/extension/e2e/install.sh"

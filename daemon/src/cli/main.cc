@@ -12,6 +12,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "docs/document.h"
 #include "graph/store.h"
 #include "index/indexer.h"
 #include "lang/language.h"
@@ -193,6 +194,20 @@ int run_files_command(const Common& common, bool skipped_only, bool errors_only)
   }
   if (common.json) std::cout << comp::rpc::dump(out, 2) << "\n";
   return 0;
+}
+
+// PRAGMA integrity_check plus FTS5's own checks: "ok" and exit 0, or the
+// problems and exit 4 (nothing is changed).
+int run_check_command(const Common& common) {
+  fs::path root = checked_root(common.root);
+  if (root.empty()) return kExitUsage;
+  auto store = comp::graph::Store::open_existing(root);
+  std::string verdict = store->integrity_check();
+  if (common.json)
+    std::cout << comp::rpc::dump(nlohmann::json{{"ok", verdict == "ok"}, {"details", verdict}}) << "\n";
+  else
+    std::cout << verdict << "\n";
+  return verdict == "ok" ? 0 : kExitCorrupt;
 }
 
 int run_stats_command(const Common& common) {
@@ -469,9 +484,20 @@ int run_file_command(const Common& common, const std::string& file, int level, c
     std::cerr << "comp: --lines wants A-B with 1 <= A <= B\n";
     return kExitUsage;
   }
-  std::ifstream in(resolved, std::ios::binary);
-  std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   std::string rel_path = rel.generic_string();
+  std::string content;
+  if (auto format = comp::docs::format_of(rel_path)) {  // a document: its extracted text
+    comp::docs::Document document = comp::docs::extract_file(*format, resolved);
+    if (!document.skip_reason.empty()) {
+      std::cerr << "comp: cannot read '" << file << "': " << document.skip_reason << "\n";
+      return kExitFailure;
+    }
+    for (const auto& error : document.errors) std::cerr << "comp: " << error << "\n";
+    content = comp::docs::render(document);
+  } else {
+    std::ifstream in(resolved, std::ios::binary);
+    content.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
   comp::pipeline::FileView view = comp::pipeline::view_file(rel_path, content, level, first, last);
   for (const auto& error : view.errors) std::cerr << "comp: " << error << "\n";
   if (common.json) {
@@ -542,6 +568,10 @@ int main(int argc, char** argv) {
   Common stats_common;
   CLI::App* stats = app.add_subcommand("stats", "Summarise the index");
   add_common(stats, stats_common);
+
+  Common check_common;
+  CLI::App* check = app.add_subcommand("check", "Check the index for damage (SQLite and full-text integrity)");
+  add_common(check, check_common);
 
   Common outline_common;
   std::string outline_file;
@@ -645,6 +675,7 @@ int main(int argc, char** argv) {
                          : symbol->parsed()  ? symbol_common
                          : diff->parsed()    ? diff_common
                          : dependents->parsed() ? dependents_common
+                         : check->parsed()   ? check_common
                                              : stats_common;
   try {
     if (serve->parsed()) return run_daemon_command(serve_flags, comp::rpc::Protocol::kJsonRpc);
@@ -653,6 +684,7 @@ int main(int argc, char** argv) {
     if (symbols->parsed()) return run_symbols_command(symbols_common, filter);
     if (files->parsed()) return run_files_command(files_common, skipped_only, errors_only);
     if (stats->parsed()) return run_stats_command(stats_common);
+    if (check->parsed()) return run_check_command(check_common);
     if (edges->parsed()) return run_edges_command(edges_common, edges_filter);
     if (query->parsed()) return run_query_command(query_common, query_options);
     if (file->parsed()) return run_file_command(file_common, file_path, file_level, file_lines);

@@ -99,6 +99,9 @@ class Daemon {
     ASSERT_EQ(write(to_, line.data(), line.size()), static_cast<ssize_t>(line.size()));
   }
   void send(const json& message) { send_raw(message.dump()); }
+  void send_partial(const std::string& text) {  // no newline: the message is cut
+    ASSERT_EQ(write(to_, text.data(), text.size()), static_cast<ssize_t>(text.size()));
+  }
   void close_input() {
     close(to_);
     to_ = -1;
@@ -125,6 +128,16 @@ class Daemon {
       if (n <= 0) return nullptr;
       buffer_.append(chunk, static_cast<std::size_t>(n));
     }
+  }
+
+  // The next message that is not a notification.
+  json next_answer() {
+    json message = next();
+    while (message.is_object() && message.contains("method")) {
+      notifications.push_back(message);
+      message = next();
+    }
+    return message;
   }
 
   // Sends a request and returns its answer, keeping notifications aside.
@@ -304,24 +317,34 @@ TEST_F(ServeTest, BadRequestsGetErrorsAndTheDaemonKeepsServing) {
     EXPECT_EQ(answer.dump().find("do-not-leak"), std::string::npos);
   }
   daemon.send_raw("{\"jsonrpc\": \"2.0\", \"method\": \"foobar, \"params\": \"bar\", \"baz]");
-  json parse_error = daemon.next();
+  json parse_error = daemon.next_answer();
   EXPECT_EQ(parse_error["error"]["code"], -32700);
   daemon.send_raw("[]");
-  EXPECT_EQ(daemon.next()["error"]["code"], -32600);
+  EXPECT_EQ(daemon.next_answer()["error"]["code"], -32600);
   daemon.send_raw(std::string("{\"jsonrpc\":\"2.0\",\"id\":\"u\",\"method\":\"search\",\"params\":{\"query\":\"") +
                   "\xff\xfe parse\"}}");  // invalid UTF-8
-  json bad_utf8 = daemon.next();
+  json bad_utf8 = daemon.next_answer();
   EXPECT_TRUE(bad_utf8.contains("error"));
   // A batch mixing a request, a notification and garbage.
   daemon.send(json::array({{{"jsonrpc", "2.0"}, {"id", "b1"}, {"method", "search"}, {"params", {{"query", "Client"}}}},
                            {{"jsonrpc", "2.0"}, {"method", "file_changed"}, {"params", {{"paths", {"web/client.ts"}}}}},
                            1}));
   json batch;
-  for (int i = 0; i < 10 && !batch.is_array(); ++i) batch = daemon.next();
+  for (int i = 0; i < 10 && !batch.is_array(); ++i) batch = daemon.next_answer();
   ASSERT_TRUE(batch.is_array());
   EXPECT_EQ(batch.size(), 2u);
   json ok = daemon.call("search", {{"query", "Client"}});
   EXPECT_EQ(ok["result"]["symbols"][0]["name"], "Client");
+  // A 50 MB message: refused as a whole, and the next one is served.
+  std::string huge = R"({"jsonrpc":"2.0","id":"huge","method":"run_pipeline","params":{"task":")" +
+                     std::string(50u << 20, 'x') + "\"}}";
+  daemon.send_raw(huge);
+  json too_long = daemon.next_answer();
+  EXPECT_EQ(too_long["error"]["code"], -32600);
+  // A task over 1 MiB inside a message that fits: invalid params.
+  EXPECT_EQ(daemon.call("run_pipeline", {{"task", std::string(2u << 20, 'y')}})["error"]["code"], -32602);
+  json after = daemon.call("search", {{"query", "parse_config"}});
+  EXPECT_EQ(after["result"]["symbols"][0]["name"], "parse_config");
 }
 
 TEST_F(ServeTest, FileChangedNotificationsKeepTheIndexFreshWithoutWatching) {
@@ -358,6 +381,30 @@ TEST_F(ServeTest, ShutdownThenExitEndsTheProcessAndSoDoesEndOfInput) {
     daemon.close_input();
     EXPECT_EQ(daemon.wait_exit(), 0);
   }
+  {  // end of input in the middle of a message: a parse error, then a clean exit
+    Daemon daemon(root_);
+    daemon.call("initialize", json::object());
+    daemon.send_partial(R"({"jsonrpc":"2.0","id":9,"method":"sea)");
+    daemon.close_input();
+    json answer = daemon.next_answer();
+    EXPECT_EQ(answer["error"]["code"], -32700);
+    EXPECT_EQ(daemon.wait_exit(), 0);
+  }
+}
+
+TEST_F(ServeTest, DocumentsAreServedAsText) {
+  fs::path fixtures = fs::path(COMP_SOURCE_DIR) / "daemon" / "tests" / "docs" / "fixtures";
+  fs::create_directories(root_ / "docs");
+  fs::copy_file(fixtures / "slides.pptx", root_ / "docs" / "slides.pptx");
+  Daemon daemon(root_);
+  daemon.call("initialize", json::object());
+  json file = daemon.call("get_file", {{"path", "docs/slides.pptx"}});
+  ASSERT_TRUE(file.contains("result")) << file.dump();
+  EXPECT_NE(file["result"]["content"].get<std::string>().find("# Slide 2: Introduction"), std::string::npos);
+  json search = daemon.call("search", {{"query", "Introduction"}});
+  bool slide = false;
+  for (const json& symbol : search["result"]["symbols"]) slide = slide || symbol["kind"] == "slide";
+  EXPECT_TRUE(slide) << search.dump();
 }
 
 TEST_F(ServeTest, TwoDaemonsShareOneIndex) {

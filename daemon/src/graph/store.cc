@@ -3,6 +3,7 @@
 #include <fstream>
 
 #include <algorithm>
+#include <iterator>
 #include <chrono>
 #include <system_error>
 
@@ -358,7 +359,7 @@ struct Store::Statements {
                   "name END FROM refs WHERE file_path = ?1 AND kind = 'import'"),
         interface_of(db,
                      "SELECT id, name, kind, coalesce(parent_id, ''), CAST(is_exported AS TEXT), coalesce(scope, '') "
-                     "FROM nodes WHERE file_path = ?1 UNION ALL SELECT kind, from_node, name, qualifier, alias, binds "
+                     "FROM nodes WHERE file_path = ?1 UNION ALL SELECT char(1) || kind, from_node, name, qualifier, alias, binds "
                      "FROM refs WHERE file_path = ?1 AND (kind IN ('import', 'inherit', 'implement') OR binds != '')"),
         mark_name(db, "UPDATE refs SET status = 0 WHERE name = ?1 AND status != 0"),
         mark_head(db, "UPDATE refs SET status = 0 WHERE head = ?1 AND head != '' AND status != 0"),
@@ -501,6 +502,13 @@ std::vector<FileRecord> Store::files() {
   ResetOnExit reset{statement};
   while (statement.step()) out.push_back(read_file(statement));
   return out;
+}
+
+std::optional<std::string> Store::file_text(const std::string& path) {
+  Statement statement(db_, "SELECT body FROM files_fts WHERE rowid = (SELECT rowid FROM files WHERE path = ?1)");
+  statement.bind(1, path);
+  if (!statement.step()) return std::nullopt;
+  return statement.text(0);
 }
 
 std::optional<FileRecord> Store::file(const std::string& path) {
@@ -746,6 +754,8 @@ Stats Store::stats() {
   return stats;
 }
 
+void Store::set_cache_size_mib(int mib) { exec(db_, ("PRAGMA cache_size = -" + std::to_string(mib * 1024)).c_str()); }
+
 std::string Store::integrity_check() {
   Statement statement(db_, "PRAGMA integrity_check");
   std::string result;
@@ -837,12 +847,21 @@ void Batch::put_file(const FileRecord& file, const std::vector<NodeRecord>& node
     after.push_back(interface_key(node.id, node.name, node.kind, node.parent_id, node.is_exported ? "1" : "0", node.scope));
   for (const RefRecord& ref : refs)
     if (ref.kind == "import" || ref.kind == "inherit" || ref.kind == "implement" || !ref.binds.empty())
-      after.push_back(interface_key(ref.kind, ref.from_node, ref.name, ref.qualifier, ref.alias, ref.binds));
+      after.push_back(interface_key("\x01" + ref.kind, ref.from_node, ref.name, ref.qualifier, ref.alias, ref.binds));
   std::sort(before.begin(), before.end());
   std::sort(after.begin(), after.end());
   bool same_interface = before == after;
+  // When only definitions changed (imports, bases and typed variables as
+  // they were), only the names whose definitions differ can resolve
+  // differently elsewhere: a function added to a file re-resolves the
+  // references named like it, not every name the file defines.
+  std::vector<std::string> changed_keys;
+  std::set_symmetric_difference(before.begin(), before.end(), after.begin(), after.end(),
+                                std::back_inserter(changed_keys));
+  bool only_definitions = std::none_of(changed_keys.begin(), changed_keys.end(),
+                                       [](const std::string& key) { return key.starts_with('\x01'); });
   std::size_t names_before = changed_names_.size();
-  if (!same_interface) collect_names(file.path);
+  if (!same_interface && !only_definitions) collect_names(file.path);
   // The previous answers of the file's references ride along with the new
   // rows (still pending): the resolver then sees which answers really moved.
   std::unordered_map<std::string, Resolution> previous;
@@ -891,7 +910,13 @@ void Batch::put_file(const FileRecord& file, const std::vector<NodeRecord>& node
     insert.run();
     if (ref.kind == "import") changed_names_.push_back(ref.alias.empty() ? ref.name : ref.alias);
   }
-  if (same_interface) changed_names_.resize(names_before);
+  if (same_interface || only_definitions) {
+    changed_names_.resize(names_before);
+    for (const std::string& key : changed_keys) {  // node keys: id, name, ...
+      std::size_t start = key.find('\x1f') + 1;
+      changed_names_.push_back(key.substr(start, key.find('\x1f', start) - start));
+    }
+  }
   if (!text.empty() || file.skip_reason.empty())
     s.insert_file_text.bind(1, file_rowid).bind(2, file.path).bind(3, text).run();
 }

@@ -202,6 +202,9 @@ class Store {
   std::unordered_map<std::string, FileState> file_states();
   std::vector<FileRecord> files();
   std::optional<FileRecord> file(const std::string& path);
+  // The text the full-text index holds for a file (for documents: their
+  // rendered text); nullopt when the file has none.
+  std::optional<std::string> file_text(const std::string& path);
   std::vector<NodeRecord> symbols(const SymbolFilter& filter);
   std::vector<NodeRecord> nodes_of_file(const std::string& path);
   std::optional<NodeRecord> node(const std::string& id);
@@ -250,6 +253,9 @@ class Store {
   // PRAGMA integrity_check plus FTS5's own check of both text indexes;
   // "ok" when healthy.
   std::string integrity_check();
+  // SQLite's page cache for this connection (64 MiB by default, for index
+  // runs); read connections of a daemon need far less.
+  void set_cache_size_mib(int mib);
   int schema_version();
 
   sqlite3* handle() { return db_; }

@@ -20,6 +20,7 @@
 #include <unordered_set>
 
 #include "digest/sha256.h"
+#include "docs/document.h"
 #include "lang/language.h"
 #include "resolve/resolver.h"
 #include "walk/walker.h"
@@ -127,7 +128,80 @@ struct WorkItem {
   const graph::FileState* previous;  // null for a new file
 };
 
+// A document (Office, PDF, Parquet): its sections become nodes (kind
+// section/slide/sheet/page/schema/column) and its rendered text the file's
+// full-text body. Extraction failures are recorded, never thrown.
+Outcome process_document(const WorkItem& item, const IndexOptions& options, docs::Format format) {
+  Outcome outcome;
+  graph::FileRecord& file = outcome.file;
+  file.path = item.entry->rel_path;
+  file.size = item.entry->size;
+  file.mtime_ns = item.entry->mtime_ns;
+  file.indexed_at = unix_now();
+  file.language = docs::name(format);
+  fs::path path = options.root / item.entry->rel_path;
+  std::string error;
+  struct stat info {};
+  // Parquet: only the footer matters, so only the head and tail are hashed
+  // (a footer records every row group's offsets: data changes change it).
+  std::uint64_t limit = format == docs::Format::kParquet ? std::uint64_t{64} << 10 : options.documents.max_file_bytes;
+  std::optional<std::string> content = read_file(path, limit, error, info);
+  if (!content) {
+    file.skip_reason = walk::to_string(walk::SkipReason::kUnreadable);
+    file.error = error;
+    file.mtime_ns = 0;
+    return outcome;
+  }
+  file.size = static_cast<std::uint64_t>(info.st_size);
+  file.mtime_ns = static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec;
+  std::string fingerprint = std::move(*content);
+  if (format == docs::Format::kParquet) fingerprint += "|" + std::to_string(file.size);
+  if (format != docs::Format::kParquet && file.size > options.documents.max_file_bytes) {
+    file.skip_reason = walk::to_string(walk::SkipReason::kTooLarge);
+    return outcome;
+  }
+  docs::Document document = format == docs::Format::kPdf
+                                ? docs::extract_pdf(path, options.documents)
+                                : format == docs::Format::kParquet ? docs::extract_file(format, path, options.documents)
+                                                                   : docs::extract(format, fingerprint, options.documents);
+  if (format == docs::Format::kParquet)
+    for (const docs::Section& section : document.sections) fingerprint += "|" + section.name + ":" + section.signature;
+  file.sha256 = digest::sha256_hex(fingerprint);
+  if (item.previous && item.previous->sha256 == file.sha256 && item.previous->size == file.size) {
+    outcome.action = Outcome::Action::kTouch;
+    return outcome;
+  }
+  for (const std::string& message : document.errors) file.error += (file.error.empty() ? "" : "; ") + message;
+  if (!document.skip_reason.empty()) {
+    file.skip_reason = "unreadable-document";
+    file.error = document.skip_reason + (file.error.empty() ? "" : "; " + file.error);
+    return outcome;
+  }
+  outcome.text = docs::render(document, options.documents);
+  std::vector<parse::Symbol> symbols;
+  symbols.reserve(document.sections.size());
+  for (const docs::Section& section : document.sections) {
+    parse::Symbol symbol;
+    symbol.name = section.name;
+    symbol.kind = section.kind;
+    symbol.line = section.line;
+    symbol.end_line = section.end_line;
+    symbol.column = 1;
+    symbol.end_column = 1;
+    symbol.signature = section.signature.substr(0, 200);
+    symbol.is_exported = true;
+    symbol.scope = section.name;
+    symbols.push_back(std::move(symbol));
+  }
+  outcome.nodes = to_node_records(file.path, symbols);
+  file.symbol_count = static_cast<std::int64_t>(outcome.nodes.size());
+  outcome.nodes.push_back(file_node(file.path, outcome.text));
+  return outcome;
+}
+
 Outcome process(const WorkItem& item, const IndexOptions& options, parse::SymbolExtractor& extractor) {
+  if (std::optional<docs::Format> format = docs::format_of(item.entry->rel_path))
+    return process_document(item, options, *format);
   Outcome outcome;
   graph::FileRecord& file = outcome.file;
   file.path = item.entry->rel_path;
@@ -304,6 +378,8 @@ IndexSummary run_index(const IndexOptions& options) {
   walk::WalkOptions walk_options;
   walk_options.root = options.root;
   walk_options.max_file_size = options.max_file_size;
+  walk_options.is_document = [](std::string_view path) { return docs::format_of(path).has_value(); };
+  walk_options.max_document_size = options.documents.max_file_bytes;
   walk::WalkResult walked = walk::walk(walk_options);
   summary.walk_errors = std::move(walked.errors);
   summary.directories = std::move(walked.directories);

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "docs/document.h"
 #include "graph/store.h"
 #include "parse/symbols.h"
 #include "resolve/resolver.h"
@@ -38,6 +39,7 @@ struct IndexOptions {
   unsigned parse_timeout_ms = 10000;      // per file
   std::size_t batch_files = 256;          // files per transaction at most
   bool edges = true;                      // resolve references into edges after the files
+  docs::Limits documents;                 // bounds for Office, PDF and Parquet extraction
   // Take the workspace's writer lock (index/writer_lock.h) for the run,
   // waiting for another process's run to end; false when the caller holds it.
   bool take_lock = true;

@@ -15,6 +15,7 @@
 #include <unordered_set>
 
 #include "compress/compress.h"
+#include "docs/document.h"
 #include "graph/identifier_tokenizer.h"
 #include "lang/language.h"
 #include "tokens/tokens.h"
@@ -63,6 +64,38 @@ std::string lower(std::string_view text) {
   return out;
 }
 
+
+// A document's rendered text (from the index: the file itself is binary),
+// with the sections the evidence points at moved first, so that cutting it to
+// the budget keeps them.
+std::string document_view(graph::Store& store, const std::string& path, const std::vector<std::string>& wanted) {
+  std::string text = store.file_text(path).value_or("");
+  if (wanted.empty() || text.empty()) return text;
+  std::vector<graph::NodeRecord> nodes = store.nodes_of_file(path);
+  std::string first, rest;
+  std::vector<bool> taken;
+  std::uint32_t lines = static_cast<std::uint32_t>(std::count(text.begin(), text.end(), '\n')) + 1;
+  taken.assign(lines + 2, false);
+  for (const graph::NodeRecord& node : nodes) {
+    if (node.kind == "file" || std::find(wanted.begin(), wanted.end(), node.name) == wanted.end()) continue;
+    if (node.line == 0 || node.end_line < node.line || node.end_line > lines) continue;
+    bool fresh = false;
+    for (std::uint32_t line = node.line; line <= node.end_line; ++line) fresh = fresh || !taken[line];
+    if (!fresh) continue;
+    for (std::uint32_t line = node.line; line <= node.end_line; ++line) taken[line] = true;
+    std::string slice = compress::slice_lines(text, node.line, node.end_line);
+    first += slice + (slice.empty() || slice.back() == '\n' ? "" : "\n");
+  }
+  if (first.empty()) return text;
+  std::size_t start = 0;
+  for (std::uint32_t line = 1; start <= text.size() && line <= lines; ++line) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    if (!taken[line]) rest.append(text, start, end - start).push_back('\n');
+    start = end + 1;
+  }
+  return first + rest;
+}
 
 enum Part { kBm25, kSymbols, kPaths, kFrame, kModules, kParts };
 
@@ -310,7 +343,9 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     }
     const std::string& path = ranked[i].first;
     const graph::FileRecord& file = files.at(path);
-    std::string text = walk::read_in_root(root, path, 4u << 20);
+    bool document = docs::format_of(path).has_value();
+    std::string text = document ? document_view(store, path, ranked[i].second->symbols)
+                                : walk::read_in_root(root, path, 4u << 20);
     if (text.empty()) continue;
     std::optional<lang::Language> language = lang::from_name(file.language);
     std::size_t raw_tokens = tokens::count(text);

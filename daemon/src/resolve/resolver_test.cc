@@ -4,6 +4,7 @@
 
 #include <map>
 #include <fstream>
+#include <cstdlib>
 #include <random>
 
 #include "index/indexer.h"
@@ -255,7 +256,9 @@ TEST(Resolver, InMemoryAndOnDemandLookupsAgree) {
 TEST(Resolver, IncrementalEqualsFromScratchAfterRandomCrossFileEdits) {
   const std::vector<std::string> names = {"alpha", "beta", "gamma", "delta"};
   const std::vector<std::string> modules = {"m0", "m1", "m2", "m3", "m4"};
-  std::mt19937 random(20261202);
+  // COMP_PROPERTY_SEED runs it with another seed (e.g. in a loop) to search wider.
+  const char* seed = std::getenv("COMP_PROPERTY_SEED");
+  std::mt19937 random(seed ? static_cast<unsigned>(std::stoul(seed)) : 20261202u);
   auto pick = [&](const std::vector<std::string>& from) { return from[random() % from.size()]; };
   // A Python module and a TypeScript module that define some names, import
   // some from siblings and call them (bare, qualified, via classes).
@@ -287,7 +290,7 @@ TEST(Resolver, IncrementalEqualsFromScratchAfterRandomCrossFileEdits) {
   for (int i = 0; i < 6; ++i) write_random(i);
   index_tree(incremental);
   for (int step = 0; step < 12; ++step) {
-    int action = static_cast<int>(random() % 4);
+    int action = static_cast<int>(random() % 5);
     std::string module = pick(modules);
     std::string dir = random() % 2 ? "py/" : "ts/";
     std::string path = dir + module + (dir == "py/" ? ".py" : ".ts");
@@ -295,6 +298,17 @@ TEST(Resolver, IncrementalEqualsFromScratchAfterRandomCrossFileEdits) {
       write_random(step);
     } else if (action == 2 && std::filesystem::exists(incremental.root() / path)) {
       incremental.remove(path);
+    } else if (action == 4 && std::filesystem::exists(incremental.root() / path)) {
+      // Definitions only: the imports stay, the functions change.
+      std::ifstream in(incremental.root() / path);
+      std::string first, second, text;
+      std::getline(in, first);
+      std::getline(in, second);
+      text = first + "\n" + second + "\n";
+      for (int i = 0; i < 2; ++i)
+        text += dir == "py/" ? "def " + pick(names) + "():\n    " + pick(names) + "()\n    sib." + pick(names) + "()\n"
+                             : "export function " + pick(names) + "() { " + pick(names) + "(); }\n";
+      incremental.write(path, text);
     } else if (action == 3 && std::filesystem::exists(incremental.root() / path)) {
       std::string target = dir + pick(modules) + (dir == "py/" ? ".py" : ".ts");
       if (target != path) incremental.rename(path, target);

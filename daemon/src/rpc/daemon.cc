@@ -98,7 +98,7 @@ json mcp_tools(bool structured) {
        {"outputSchema",
         {{"type", "object"},
          {"properties",
-          {{"symbol", {{"type", {"object", "null"}}}},
+          {{"symbol", {{"anyOf", {object, {{"type", "null"}}}}}},
            {"choices", {{"type", "array"}, {"items", object}}},
            {"markdown", {{"type", "string"}}}}},
          {"required", {"markdown"}}}}},
@@ -162,7 +162,8 @@ std::string mcp_instructions() {
   std::string languages;
   for (const json& name : Service::languages()) languages += (languages.empty() ? "" : ", ") + name.get<std::string>();
   return "comP indexes this repository's code (" + languages +
-         ") into a symbol graph and a search index, kept fresh as files change. Start a task with get_context, "
+         ") and documents (.docx, .pptx, .xlsx, .pdf pages, .parquet schemas) into a symbol graph and a search "
+         "index, kept fresh as files change. Start a task with get_context, "
          "passing the whole issue or error text. Before changing a symbol, get_symbol shows what depends on it. "
          "get_diff_context shows the reach of uncommitted changes; search_code finds names; get_file reads a file "
          "at a compression level. Each answer has `freshness`: `indexing: true` means the index is catching up.";
@@ -319,7 +320,7 @@ int run_daemon(const DaemonOptions& options, int in_fd, int out_fd) {
                         {"notifications", {{"client", {"file_changed", "$/cancelRequest", "exit"}},
                                            {"server", {"index_progress"}}}}}},
                       {"languages", Service::languages()},
-                      {"documents", json::array()},
+                      {"documents", json::array({"docx", "pptx", "xlsx", "pdf", "parquet"})},
                       {"index", compact_status(workspace->state())}};
         },
         true);
@@ -362,7 +363,7 @@ int run_daemon(const DaemonOptions& options, int in_fd, int out_fd) {
   LineSplitter splitter;
   std::vector<char> buffer(1 << 16);
   auto on_line = [&](std::string_view line) { endpoint.handle_line(line); };
-  auto on_overflow = [&] { endpoint.send_error(kInvalidRequest, "message too long (over 64 MiB)"); };
+  auto on_overflow = [&] { endpoint.send_error(kInvalidRequest, "message too long (over 16 MiB)"); };
   while (!exit_requested && !output_broken) {
     pollfd descriptor{in_fd, POLLIN, 0};
     int ready = ::poll(&descriptor, 1, 200);

@@ -138,7 +138,7 @@ class Endpoint {
 // through `on_overflow`.
 class LineSplitter {
  public:
-  explicit LineSplitter(std::size_t max_line = 64u << 20) : max_line_(max_line) {}
+  explicit LineSplitter(std::size_t max_line = 16u << 20) : max_line_(max_line) {}
   template <typename OnLine, typename OnOverflow>
   void feed(std::string_view bytes, OnLine&& on_line, OnOverflow&& on_overflow) {
     for (char c : bytes) {

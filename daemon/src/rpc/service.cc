@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "docs/document.h"
 #include "lang/language.h"
 #include "pipeline/pipeline.h"
 #include "query/graph_query.h"
@@ -181,6 +182,8 @@ json Service::run_pipeline(const json& params, Call& call, const Progress& progr
   request.task = string_param(params, "task", true);
   if (request.task.find_first_not_of(" \t\r\n") == std::string::npos)
     throw Error(kInvalidParams, "`task` is empty: give the issue, question or stack trace to find code for");
+  if (request.task.size() > (1u << 20))
+    throw Error(kInvalidParams, "`task` is over 1 MiB: give the issue text and the relevant part of the log");
   request.max_tokens = static_cast<std::size_t>(integer_param(params, "max_tokens", 8000, 64, 2000000));
   request.compression_level = static_cast<int>(integer_param(params, "compression_level", 2, 0, 2));
   request.include_content = bool_param(params, "include_content", true);
@@ -300,9 +303,11 @@ json Service::get_file(const json& params, Call&, const Progress& progress, cons
   if (!file) throw Error(kNotFound, "'" + path + "' is not a file in the index (ignored, outside the root or absent)");
   if (!file->skip_reason.empty())
     throw Error(kNotFound, "'" + path + "' is not indexed: " + file->skip_reason);
-  std::string content = walk::read_in_root(workspace_.root(), path, 16u << 20);
+  bool document = docs::format_of(path).has_value();  // binary on disk: its text is in the index
+  std::string content = document ? reader->file_text(path).value_or("")
+                                 : walk::read_in_root(workspace_.root(), path, 16u << 20);
   std::error_code ec;
-  if (content.empty() && fs::file_size(workspace_.root() / path, ec) != 0)
+  if (!document && content.empty() && fs::file_size(workspace_.root() / path, ec) != 0)
     throw Error(kNotFound, "'" + path + "' cannot be read now (changed or removed since indexed)");
   pipeline::FileView view = pipeline::view_file(path, content, level, first, last);
   json out = to_json(view, path, lines);

@@ -75,7 +75,9 @@ Workspace::Reader Workspace::read() {
       return Reader(*this, std::move(store), generation);
     }
   }
-  return Reader(*this, graph::Store::open(options_.root), generation);
+  std::unique_ptr<graph::Store> store = graph::Store::open(options_.root);
+  store->set_cache_size_mib(8);  // readers: a few pages per query; the writer keeps its 64 MiB
+  return Reader(*this, std::move(store), generation);
 }
 
 void Workspace::give_back(std::unique_ptr<graph::Store> store, std::uint64_t generation) {

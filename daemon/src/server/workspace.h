@@ -57,7 +57,7 @@ class Workspace {
     std::filesystem::path root;     // canonical, an existing directory
     bool watch = true;
     unsigned jobs = 0;              // parser threads (0: all cores)
-    std::chrono::milliseconds debounce{150};
+    std::chrono::milliseconds debounce{50};  // an editor's save is one quick burst of events
     std::chrono::milliseconds poll_interval{3000};  // re-scan period when inotify is unavailable
     // Called from the indexing thread (progress at most every ~100 ms).
     std::function<void(const IndexState&)> on_progress;

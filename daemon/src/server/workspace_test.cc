@@ -66,6 +66,12 @@ TEST(Workspace, ReindexesFilesChangedOnDiskWithoutBeingAsked) {
   EXPECT_TRUE(eventually([&] { return has_symbol(workspace, "gamma"); }));
   tree.write("sub/dir/new.py", "def delta():\n    pass\n");  // then an edit inside it
   EXPECT_TRUE(eventually([&] { return has_symbol(workspace, "delta") && !has_symbol(workspace, "gamma"); }));
+  tree.rename("sub/dir/new.py", "sub/renamed.py");
+  EXPECT_TRUE(eventually([&] {
+    auto reader = workspace.read();
+    auto found = reader->symbols({"delta", "", "", 0});
+    return found.size() == 1 && found[0].file_path == "sub/renamed.py";
+  }));
   tree.remove("a.py");
   EXPECT_TRUE(eventually([&] { return !has_symbol(workspace, "alpha"); }));
 }

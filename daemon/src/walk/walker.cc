@@ -281,7 +281,8 @@ class Walk {
 
   void add_file(int dir_fd, const char* name, const struct stat& st) {
     const auto size = static_cast<std::uint64_t>(st.st_size);
-    if (size > options_.max_file_size) {
+    if (size > options_.max_file_size &&
+        (size > options_.max_document_size || !options_.is_document || !options_.is_document(rel_path()))) {
       skip(SkipReason::kTooLarge, std::to_string(size) + " bytes");
       return;
     }

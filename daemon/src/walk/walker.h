@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,10 @@ const char* to_string(SkipReason reason);
 struct WalkOptions {
   std::filesystem::path root;           // must be an existing directory
   std::uint64_t max_file_size = 1u << 20;
+  // Documents (Office, PDF, Parquet) are often larger than source files:
+  // paths for which `is_document` says yes get `max_document_size` instead.
+  std::function<bool(std::string_view rel_path)> is_document;
+  std::uint64_t max_document_size = 256ull << 20;
 };
 
 // A file to index. rel_path uses '/' separators, no leading "./".
