@@ -3,7 +3,9 @@
 #include <fstream>
 
 #include <algorithm>
+#include <cctype>
 #include <iterator>
+#include <set>
 #include <chrono>
 #include <system_error>
 
@@ -364,6 +366,8 @@ struct Store::Statements {
         mark_name(db, "UPDATE refs SET status = 0 WHERE name = ?1 AND status != 0"),
         mark_head(db, "UPDATE refs SET status = 0 WHERE head = ?1 AND head != '' AND status != 0"),
         mark_imports(db, "UPDATE refs SET status = 0 WHERE kind = 'import' AND status != 0"),
+        mark_imports_mentioning(db, "UPDATE refs SET status = 0 WHERE kind = 'import' AND status != 0 AND "
+                                    "(instr(lower(name), ?1) > 0 OR instr(lower(qualifier), ?1) > 0)"),
         mark_file(db, "UPDATE refs SET status = 0 WHERE file_path = ?1 AND status != 0"),
         mark_file_names(db, "UPDATE refs SET status = 0 WHERE file_path = ?1 AND kind != 'import' AND status != 0"),
         mark_file_uses(db,
@@ -401,7 +405,7 @@ struct Store::Statements {
   Statement delete_symbol_text, delete_nodes, delete_refs, file_rowid, delete_file_text, delete_file;
   Statement upsert_file, insert_node, insert_symbol_text, insert_file_text, touch_file;
   Statement file_states, all_files, one_file, nodes_of_file, symbols, one_node, nodes_named;
-  Statement insert_ref, old_resolutions, old_names, interface_of, mark_name, mark_head, mark_imports, mark_file, mark_file_names, mark_file_uses, set_resolution;
+  Statement insert_ref, old_resolutions, old_names, interface_of, mark_name, mark_head, mark_imports, mark_imports_mentioning, mark_file, mark_file_names, mark_file_uses, set_resolution;
   Statement pending_imports, pending_bases, pending_uses, bindings_of_file, any_pending, imports_of_file, refs_of_file, all_refs, refs_from, refs_to, open_refs_named, dependents_count;
 };
 
@@ -873,7 +877,10 @@ void Batch::put_file(const FileRecord& file, const std::vector<NodeRecord>& node
       previous.emplace(interface_key(old.text(0), old.text(1), old.text(2), old.text(3), old.text(4), old.text(5)),
                        Resolution{RefStatus::kPending, old.text(6), old.text(7), old.integer(8)});
   }
-  if (!clear_file(file.path)) files_added_or_removed_ = true;
+  // Imports that may lead here re-resolve when the file is new, or when what
+  // it imports or re-exports changed (`export *`, `pub use`, `__init__.py`).
+  bool existed = clear_file(file.path);
+  if (!existed || (!same_interface && !only_definitions)) files_added_or_removed_.push_back(file.path);
   std::int64_t file_rowid = 0;
   {
     Statement& upsert = s.upsert_file;
@@ -929,7 +936,7 @@ void Batch::remove_file(const std::string& path) {
   collect_names(path);
   if (clear_file(path)) {
     store_.statements_->delete_file.bind(1, path).run();
-    files_added_or_removed_ = true;
+    files_added_or_removed_.push_back(path);
   }
 }
 
@@ -955,7 +962,34 @@ void Batch::set_resolution(std::int64_t ref_id, const Resolution& resolution) {
 void Batch::commit() {
   auto& s = *store_.statements_;
   if (!store_.has_settled_refs_) changed_names_.clear();  // everything is pending already
-  if (files_added_or_removed_ && store_.has_settled_refs_) s.mark_imports.run();
+  if (!files_added_or_removed_.empty() && store_.has_settled_refs_) {
+    // An import can only lead to a new (or from a removed) file if its
+    // specifier mentions one of the file's path components: the stem up to
+    // its first dot or a directory name (package directories, index files,
+    // workspace package folders). Matching is a case-insensitive substring
+    // test, a superset; many files at once (a checkout) mark every import.
+    std::set<std::string> parts;
+    for (const std::string& path : files_added_or_removed_) {
+      std::size_t start = 0;
+      while (start <= path.size()) {
+        std::size_t slash = path.find('/', start);
+        std::string part = path.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+        if (slash == std::string::npos) {
+          std::size_t dot = part.find('.', 1);
+          if (dot != std::string::npos) part.resize(dot);
+        }
+        std::transform(part.begin(), part.end(), part.begin(), [](unsigned char c) { return std::tolower(c); });
+        if (!part.empty()) parts.insert(part);
+        if (slash == std::string::npos) break;
+        start = slash + 1;
+      }
+    }
+    if (parts.size() > 32) {
+      s.mark_imports.run();
+    } else {
+      for (const std::string& part : parts) s.mark_imports_mentioning.bind(1, part).run();
+    }
+  }
   std::sort(changed_names_.begin(), changed_names_.end());
   changed_names_.erase(std::unique(changed_names_.begin(), changed_names_.end()), changed_names_.end());
   for (const std::string& name : changed_names_) {
@@ -964,7 +998,7 @@ void Batch::commit() {
     s.mark_head.bind(1, name).run();
   }
   changed_names_.clear();
-  files_added_or_removed_ = false;
+  files_added_or_removed_.clear();
   store_.statements_->commit.run();
   done_ = true;
 }

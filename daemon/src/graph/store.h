@@ -173,7 +173,9 @@ class Batch {
   std::vector<std::string> interface_of(const std::string& path);
   Store& store_;
   bool done_ = false;
-  bool files_added_or_removed_ = false;
+  // Files added, removed, or whose imports/re-exports changed: imports that
+  // mention them are re-resolved at commit.
+  std::vector<std::string> files_added_or_removed_;
   std::vector<std::string> changed_names_;  // names defined or bound by changed files
 };
 
