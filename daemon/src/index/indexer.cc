@@ -128,16 +128,22 @@ struct WorkItem {
   const graph::FileState* previous;  // null for a new file
 };
 
+// The file's record as the walk saw it, before reading.
+Outcome start_outcome(const WorkItem& item) {
+  Outcome outcome;
+  outcome.file.path = item.entry->rel_path;
+  outcome.file.size = item.entry->size;
+  outcome.file.mtime_ns = item.entry->mtime_ns;
+  outcome.file.indexed_at = unix_now();
+  return outcome;
+}
+
 // A document (Office, PDF, Parquet): its sections become nodes (kind
 // section/slide/sheet/page/schema/column) and its rendered text the file's
 // full-text body. Extraction failures are recorded, never thrown.
 Outcome process_document(const WorkItem& item, const IndexOptions& options, docs::Format format) {
-  Outcome outcome;
+  Outcome outcome = start_outcome(item);
   graph::FileRecord& file = outcome.file;
-  file.path = item.entry->rel_path;
-  file.size = item.entry->size;
-  file.mtime_ns = item.entry->mtime_ns;
-  file.indexed_at = unix_now();
   file.language = docs::name(format);
   fs::path path = options.root / item.entry->rel_path;
   std::string error;
@@ -202,12 +208,8 @@ Outcome process_document(const WorkItem& item, const IndexOptions& options, docs
 Outcome process(const WorkItem& item, const IndexOptions& options, parse::SymbolExtractor& extractor) {
   if (std::optional<docs::Format> format = docs::format_of(item.entry->rel_path))
     return process_document(item, options, *format);
-  Outcome outcome;
+  Outcome outcome = start_outcome(item);
   graph::FileRecord& file = outcome.file;
-  file.path = item.entry->rel_path;
-  file.size = item.entry->size;
-  file.mtime_ns = item.entry->mtime_ns;
-  file.indexed_at = unix_now();
   std::string error;
   struct stat info {};
   std::optional<std::string> content = read_file(options.root / item.entry->rel_path, options.max_file_size, error, info);
