@@ -63,6 +63,7 @@
 #include "compress/compress.h"
 #include "lang/language.h"
 #include "parse/symbols.h"
+#include "parse/tree.h"
 #include "tokens/tokens.h"
 #include "walk/walker.h"
 
@@ -135,33 +136,12 @@ bool read_file(const fs::path& path, std::string& out) {
   return true;
 }
 
-// ERROR and MISSING nodes of `text` parsed with the language's grammar
-// (independent of compress(), which has its own count).
+// ERROR and MISSING nodes of `text` parsed again with the language's grammar.
 std::size_t syntax_errors(TSParser* parser, Language language, std::string_view text) {
   ts_parser_set_language(parser, comp::lang::grammar(language));
   TSTree* tree = ts_parser_parse_string(parser, nullptr, text.data(), static_cast<std::uint32_t>(text.size()));
   if (!tree) return 1;
-  TSNode root = ts_tree_root_node(tree);
-  std::size_t count = 0;
-  if (ts_node_has_error(root)) {
-    TSTreeCursor cursor = ts_tree_cursor_new(root);
-    for (;;) {
-      TSNode node = ts_tree_cursor_current_node(&cursor);
-      bool descend = ts_node_has_error(node);
-      if (ts_node_is_error(node) || ts_node_is_missing(node)) ++count;
-      if (descend && ts_tree_cursor_goto_first_child(&cursor)) continue;
-      bool moved = false;
-      while (!moved) {
-        if (ts_tree_cursor_goto_next_sibling(&cursor)) {
-          moved = true;
-        } else if (!ts_tree_cursor_goto_parent(&cursor)) {
-          break;
-        }
-      }
-      if (!moved) break;
-    }
-    ts_tree_cursor_delete(&cursor);
-  }
+  std::size_t count = comp::parse::count_syntax_errors(ts_tree_root_node(tree));
   ts_tree_delete(tree);
   return count;
 }

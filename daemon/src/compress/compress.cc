@@ -275,28 +275,6 @@ struct TreeHolder {
   }
 };
 
-// ERROR and MISSING nodes, entering only subtrees that hold some.
-std::size_t count_errors(TSNode root) {
-  if (!ts_node_has_error(root)) return 0;
-  std::size_t count = 0;
-  TSTreeCursor cursor = ts_tree_cursor_new(root);
-  for (;;) {
-    TSNode node = ts_tree_cursor_current_node(&cursor);
-    if (ts_node_is_error(node) || ts_node_is_missing(node)) ++count;
-    if (ts_node_has_error(node) && ts_tree_cursor_goto_first_child(&cursor)) continue;
-    bool done = false;
-    while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
-      if (!ts_tree_cursor_goto_parent(&cursor)) {
-        done = true;
-        break;
-      }
-    }
-    if (done) break;
-  }
-  ts_tree_cursor_delete(&cursor);
-  return count;
-}
-
 // ---------------------------------------------------------------------------
 // Collecting what to change.
 
@@ -628,15 +606,7 @@ bool holds_code(const Spec& spec, TSNode node) {
       found = true;
       break;
     }
-    if (ts_tree_cursor_goto_first_child(&cursor)) continue;
-    bool done = false;
-    while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
-      if (!ts_tree_cursor_goto_parent(&cursor)) {
-        done = true;
-        break;
-      }
-    }
-    if (done) break;
+    if (!parse::next_node(&cursor, true)) break;
   }
   ts_tree_cursor_delete(&cursor);
   return found;
@@ -984,7 +954,7 @@ Compressed compress(Language language, std::string_view source, Level level, con
   if (!tree.tree) return give_up("parse timed out; level 0 used");
   TSNode root = ts_tree_root_node(tree.tree);
   const Spec& spec = spec_for(language);
-  std::size_t input_errors = options.verify ? count_errors(root) : 0;
+  std::size_t input_errors = options.verify ? parse::count_syntax_errors(root) : 0;
 
   for (int current = static_cast<int>(level); current >= 1; --current) {
     Level at = static_cast<Level>(current);
@@ -1005,7 +975,7 @@ Compressed compress(Language language, std::string_view source, Level level, con
         result.errors.push_back(prefix + level_name(at) + ": re-parse timed out");
         continue;
       }
-      std::size_t output_errors = count_errors(ts_tree_root_node(check.tree));
+      std::size_t output_errors = parse::count_syntax_errors(ts_tree_root_node(check.tree));
       if (output_errors > input_errors) {
         result.reparsed_clean = false;
         result.errors.push_back(prefix + level_name(at) + ": output parses with " + std::to_string(output_errors) +

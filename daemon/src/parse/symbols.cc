@@ -683,17 +683,7 @@ std::string first_error(TSNode node) {
                 (ts_node_is_missing(current) ? ": missing " + std::string(ts_node_type(current)) : ": syntax error");
       break;
     }
-    if (++steps > 1000000) break;
-    if (ts_node_has_error(current) && ts_tree_cursor_goto_first_child(&cursor)) continue;
-    bool moved = false;
-    while (!moved) {
-      if (ts_tree_cursor_goto_next_sibling(&cursor)) {
-        moved = true;
-      } else if (!ts_tree_cursor_goto_parent(&cursor)) {
-        break;
-      }
-    }
-    if (!moved) break;
+    if (++steps > 1000000 || !next_node(&cursor, ts_node_has_error(current))) break;
   }
   ts_tree_cursor_delete(&cursor);
   return message;

@@ -38,4 +38,23 @@ TSTree* parse_tree(TSParser* parser, lang::Language language, std::string_view s
   return tree;
 }
 
+bool next_node(TSTreeCursor* cursor, bool descend) {
+  if (descend && ts_tree_cursor_goto_first_child(cursor)) return true;
+  while (!ts_tree_cursor_goto_next_sibling(cursor))
+    if (!ts_tree_cursor_goto_parent(cursor)) return false;
+  return true;
+}
+
+std::size_t count_syntax_errors(TSNode root) {
+  if (!ts_node_has_error(root)) return 0;
+  std::size_t count = 0;
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  do {
+    TSNode node = ts_tree_cursor_current_node(&cursor);
+    if (ts_node_is_error(node) || ts_node_is_missing(node)) ++count;
+  } while (next_node(&cursor, ts_node_has_error(ts_tree_cursor_current_node(&cursor))));
+  ts_tree_cursor_delete(&cursor);
+  return count;
+}
+
 }  // namespace comp::parse
