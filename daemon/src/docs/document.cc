@@ -1,4 +1,5 @@
 #include "docs/document.h"
+#include "utf8/utf8.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -115,7 +116,6 @@ Document extract_pdf_bytes(std::string_view bytes, const Limits& limits) {
 // decoder's rule, as browsers and Node.js read files); CR LF and lone CR
 // become LF; NUL becomes U+FFFD (C-string consumers would stop there).
 std::string clean_text(std::string_view s) {
-  static constexpr std::string_view kReplacement = "\xEF\xBF\xBD";
   std::string out;
   out.reserve(s.size());
   std::size_t i = 0;
@@ -127,7 +127,7 @@ std::string clean_text(std::string_view s) {
         out += '\n';
         i += (i + 1 < n && s[i + 1] == '\n') ? 2 : 1;
       } else if (c == 0) {
-        out += kReplacement;
+        out += utf8::kReplacement;
         ++i;
       } else {
         out += static_cast<char>(c);
@@ -135,35 +135,15 @@ std::string clean_text(std::string_view s) {
       }
       continue;
     }
-    std::size_t length = 0;
-    unsigned char low = 0x80, high = 0xBF;  // allowed range of the second byte
-    if (c >= 0xC2 && c <= 0xDF) {
-      length = 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      length = 3;
-      if (c == 0xE0) low = 0xA0;
-      if (c == 0xED) high = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      length = 4;
-      if (c == 0xF0) low = 0x90;
-      if (c == 0xF4) high = 0x8F;
-    }
-    if (length == 0) {
-      out += kReplacement;
-      ++i;
-      continue;
-    }
-    std::size_t k = 1;
-    for (; k < length && i + k < n; ++k) {
-      const auto b = static_cast<unsigned char>(s[i + k]);
-      if (k == 1 ? (b < low || b > high) : (b < 0x80 || b > 0xBF)) break;
-    }
-    if (k == length) {
+    std::size_t skip = 0;
+    std::size_t length = utf8::sequence(s, i, &skip);
+    if (length) {
       out.append(s.substr(i, length));
+      i += length;
     } else {
-      out += kReplacement;  // the valid prefix and the lead byte form one maximal subpart
+      out += utf8::kReplacement;  // one per maximal ill-formed subpart
+      i += skip;
     }
-    i += k;
   }
   return out;
 }

@@ -4,6 +4,7 @@
 // the text cap.
 #include "docs/document.h"
 #include "docs/test_support.h"
+#include "utf8/utf8.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -48,26 +49,7 @@ std::string line_range(const std::string& text, std::uint32_t line, std::uint32_
   return out;
 }
 
-bool valid_utf8(std::string_view s) {
-  std::size_t i = 0;
-  while (i < s.size()) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    std::size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    if (n == 0 || i + n > s.size()) return false;
-    if (n == 2 && c < 0xC2) return false;
-    std::uint32_t cp = n == 1 ? c : c & (0xFF >> (n + 1));
-    for (std::size_t k = 1; k < n; ++k) {
-      const auto b = static_cast<unsigned char>(s[i + k]);
-      if ((b & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (b & 0x3F);
-    }
-    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF)) {
-      return false;
-    }
-    i += n;
-  }
-  return true;
-}
+bool valid_utf8(std::string_view s) { return utf8::valid(s); }
 
 Section section(std::string kind, std::string name, std::string signature, std::string text, int level = 0) {
   Section s;

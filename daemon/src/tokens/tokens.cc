@@ -1,4 +1,5 @@
 #include "tokens/tokens.h"
+#include "utf8/utf8.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
@@ -356,102 +357,6 @@ void split(std::string_view s, Piece&& piece) {
 }
 
 // ---------------------------------------------------------------------------
-// UTF-8: invalid input is decoded as the WHATWG Encoding Standard (browsers,
-// Node.js's Buffer#toString and TextDecoder) does: each maximal subpart of an
-// ill-formed sequence becomes one U+FFFD.
-
-bool valid_utf8(std::string_view s) {
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  const std::size_t n = s.size();
-  std::size_t i = 0;
-  while (i < n) {
-    // ASCII fast path, 8 bytes at a time.
-    while (i + 8 <= n) {
-      std::uint64_t w;
-      std::memcpy(&w, p + i, 8);
-      if (w & 0x8080808080808080ull) break;
-      i += 8;
-    }
-    if (i >= n) break;
-    const unsigned char c = p[i];
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    std::size_t len;
-    unsigned char lo = 0x80, hi = 0xbf;
-    if (c >= 0xc2 && c <= 0xdf) {
-      len = 2;
-    } else if (c >= 0xe0 && c <= 0xef) {
-      len = 3;
-      if (c == 0xe0) lo = 0xa0;
-      if (c == 0xed) hi = 0x9f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-      len = 4;
-      if (c == 0xf0) lo = 0x90;
-      if (c == 0xf4) hi = 0x8f;
-    } else {
-      return false;
-    }
-    if (i + len > n) return false;
-    if (p[i + 1] < lo || p[i + 1] > hi) return false;
-    for (std::size_t k = 2; k < len; ++k)
-      if (p[i + k] < 0x80 || p[i + k] > 0xbf) return false;
-    i += len;
-  }
-  return true;
-}
-
-std::string replace_invalid_utf8(std::string_view s) {
-  static constexpr char kReplacement[] = "\xef\xbf\xbd";
-  std::string out;
-  out.reserve(s.size() + 16);
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  const std::size_t n = s.size();
-  std::size_t i = 0;
-  while (i < n) {
-    const unsigned char c = p[i];
-    if (c < 0x80) {
-      out.push_back(static_cast<char>(c));
-      ++i;
-      continue;
-    }
-    std::size_t len;
-    unsigned char lo = 0x80, hi = 0xbf;
-    if (c >= 0xc2 && c <= 0xdf) {
-      len = 2;
-    } else if (c >= 0xe0 && c <= 0xef) {
-      len = 3;
-      if (c == 0xe0) lo = 0xa0;
-      if (c == 0xed) hi = 0x9f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-      len = 4;
-      if (c == 0xf0) lo = 0x90;
-      if (c == 0xf4) hi = 0x8f;
-    } else {
-      out += kReplacement;  // 0x80..0xc1, 0xf5..0xff: never valid
-      ++i;
-      continue;
-    }
-    // Consume the longest valid prefix of the sequence (its maximal subpart).
-    std::size_t k = 1;
-    while (k < len && i + k < n) {
-      const unsigned char b = p[i + k];
-      const unsigned char l = k == 1 ? lo : 0x80, h = k == 1 ? hi : 0xbf;
-      if (b < l || b > h) break;
-      ++k;
-    }
-    if (k == len) {
-      out.append(s.data() + i, len);
-    } else {
-      out += kReplacement;
-    }
-    i += k;
-  }
-  return out;
-}
-
-// ---------------------------------------------------------------------------
 // Piece -> count cache, per thread, direct-mapped: bounded memory, no
 // allocation after the first use, a collision simply replaces the entry.
 
@@ -493,10 +398,10 @@ std::size_t count_piece(const Table& t, Cache& c, const unsigned char* p, std::s
 
 template <typename Fn>
 void with_valid_utf8(std::string_view text, Fn&& fn) {
-  if (valid_utf8(text)) {
+  if (utf8::valid(text)) {
     fn(text);
   } else {
-    const std::string fixed = replace_invalid_utf8(text);
+    const std::string fixed = utf8::replace_invalid(text);
     fn(std::string_view(fixed));
   }
 }

@@ -1,0 +1,86 @@
+#include "utf8/utf8.h"
+
+#include <cstdint>
+#include <cstring>
+
+namespace comp::utf8 {
+
+std::size_t sequence(std::string_view s, std::size_t i, std::size_t* skip) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const std::size_t n = s.size();
+  const unsigned char c = p[i];
+  std::size_t length = 0;
+  unsigned char low = 0x80, high = 0xBF;  // allowed range of the second byte
+  if (c >= 0xC2 && c <= 0xDF) {
+    length = 2;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    length = 3;
+    if (c == 0xE0) low = 0xA0;
+    if (c == 0xED) high = 0x9F;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    length = 4;
+    if (c == 0xF0) low = 0x90;
+    if (c == 0xF4) high = 0x8F;
+  } else {
+    *skip = 1;  // 0x80..0xC1, 0xF5..0xFF: never a lead byte
+    return 0;
+  }
+  // The longest valid prefix of the sequence (its maximal subpart).
+  std::size_t k = 1;
+  for (; k < length && i + k < n; ++k) {
+    const unsigned char b = p[i + k];
+    if (k == 1 ? (b < low || b > high) : (b < 0x80 || b > 0xBF)) break;
+  }
+  if (k == length) return length;
+  *skip = k;
+  return 0;
+}
+
+bool valid(std::string_view s) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const std::size_t n = s.size();
+  std::size_t i = 0;
+  while (i < n) {
+    // ASCII fast path, 8 bytes at a time.
+    while (i + 8 <= n) {
+      std::uint64_t w;
+      std::memcpy(&w, p + i, 8);
+      if (w & 0x8080808080808080ull) break;
+      i += 8;
+    }
+    if (i >= n) break;
+    if (p[i] < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t skip = 0;
+    std::size_t length = sequence(s, i, &skip);
+    if (length == 0) return false;
+    i += length;
+  }
+  return true;
+}
+
+std::string replace_invalid(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 16);
+  std::size_t i = 0;
+  while (i < s.size()) {
+    if (static_cast<unsigned char>(s[i]) < 0x80) {
+      out.push_back(s[i++]);
+      continue;
+    }
+    std::size_t skip = 0;
+    std::size_t length = sequence(s, i, &skip);
+    if (length) {
+      out.append(s.substr(i, length));
+      i += length;
+    } else {
+      out += kReplacement;
+      i += skip;
+    }
+  }
+  return out;
+}
+
+}  // namespace comp::utf8
