@@ -2,16 +2,43 @@
 """Per-task view of `comp query` on a bench-swe dataset, for tuning.
 
 usage: bench/swe/inspect.py COMP [--cache DIR] [--dataset dev] [--ids ID,...]
+                            [--jobs N] [--no-refresh] [--quiet] [--save FILE]
 
 Runs `comp query --json` on each task's cached tree (built by the kit's
 make_tasks.py/run.py under $COMP_SWE_CACHE) and prints the gold file's rank,
-the files ranked above it with the evidence (`why`), and the task's terms.
+the files ranked above it with the evidence (`why`), and the task's terms;
+then Acc@k overall and per language (polybench-dev) and per repository, and
+how often the 8,000-token pack (`pivot_files`) holds a gold file / all of them,
+and latency (whole `comp query` process, and its own search/pack timings;
+run with `--jobs 1` for latency).
+`--no-refresh` queries the index as it is (index the trees first with
+`comp index`), which makes a tuning round take seconds.
 """
 import argparse
+import collections
+import concurrent.futures
 import json
 import os
 import subprocess
-import sys
+import time
+
+
+def run_task(args, task_dir, name):
+    task = json.load(open(os.path.join(task_dir, name)))
+    tree = os.path.join(args.cache, "trees", task["repo"].replace("/", "+"), task["base_commit"])
+    if not os.path.isdir(tree):
+        return task, None, "no tree"
+    cmd = [args.comp, "query", "--root", tree, "--task-file", os.path.join(task_dir, name), "--json"]
+    if args.no_refresh:
+        cmd.append("--no-refresh")
+    started = time.monotonic()
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    wall_ms = (time.monotonic() - started) * 1000
+    if proc.returncode != 0:
+        return task, None, proc.stderr[:200]
+    result = json.loads(proc.stdout)
+    result["wall_ms"] = wall_ms
+    return task, result, None
 
 
 def main():
@@ -21,43 +48,67 @@ def main():
     ap.add_argument("--dataset", default="dev")
     ap.add_argument("--ids", default="")
     ap.add_argument("--top", type=int, default=3)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--no-refresh", action="store_true")
     ap.add_argument("--quiet", action="store_true", help="only the summary line per task")
+    ap.add_argument("--save", help="write {instance_id: rank} here")
     args = ap.parse_args()
     task_dir = os.path.join(args.cache, "tasks", args.dataset)
     ids = set(filter(None, args.ids.split(",")))
-    ranks = []
+    names = []
     for name in sorted(os.listdir(task_dir)):
         if not name.endswith(".json") or name == "index.json":
             continue
-        task = json.load(open(os.path.join(task_dir, name)))
-        if ids and task["instance_id"] not in ids:
-            continue
-        tree = os.path.join(args.cache, "trees", task["repo"].replace("/", "+"), task["base_commit"])
-        if not os.path.isdir(tree):
-            continue
-        proc = subprocess.run([args.comp, "query", "--root", tree, "--task-file", os.path.join(task_dir, name),
-                               "--json"], capture_output=True, text=True)
-        if proc.returncode != 0:
-            print(task["instance_id"], "ERROR", proc.stderr[:200])
-            continue
-        result = json.loads(proc.stdout)
-        ranking = [r["path"] for r in result["ranking"]]
-        gold = task["gold_files"]
-        rank = min((ranking.index(g) + 1 for g in gold if g in ranking), default=None)
-        ranks.append(rank)
-        packed = {p["path"] for p in result["pivot_files"]}
-        print(f"{task['instance_id']:40} rank={rank} packed={all(g in packed for g in gold)} gold={gold}")
-        if args.quiet or rank == 1:
-            continue
-        for r in result["ranking"][: max(args.top, (rank or 0))]:
-            mark = "*" if r["path"] in gold else " "
-            print(f"   {mark} {r['score']:.3f} {r['path']}  {', '.join(r['why'][:5])}")
-        terms = result["task_terms"]
-        print("     ids:", terms["identifiers"][:15], "paths:", terms["paths"][:5], "dotted:", terms["dotted"][:5])
-    n = len(ranks)
-    if n:
-        acc = lambda k: sum(1 for r in ranks if r and r <= k) / n
-        print(f"n={n} Acc@1={acc(1):.3f} Acc@5={acc(5):.3f} Acc@10={acc(10):.3f}")
+        if ids and name[: -len(".json")] not in ids:
+            task = json.load(open(os.path.join(task_dir, name)))
+            if task["instance_id"] not in ids:
+                continue
+        names.append(name)
+    groups = collections.defaultdict(list)
+    ranks = {}
+    packs = {}
+    timings = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        for task, result, error in pool.map(lambda n: run_task(args, task_dir, n), names):
+            if error:
+                print(task["instance_id"], "ERROR", error)
+                continue
+            ranking = [r["path"] for r in result["ranking"]]
+            gold = task["gold_files"]
+            rank = min((ranking.index(g) + 1 for g in gold if g in ranking), default=None)
+            ranks[task["instance_id"]] = rank
+            timings.append((result["wall_ms"], result["timing_ms"]["search"], result["timing_ms"]["pack"]))
+            groups["language " + task.get("language", "?")].append(rank)
+            groups["repo " + task["repo"]].append(rank)
+            packed = {p["path"] for p in result["pivot_files"]}
+            packs[task["instance_id"]] = (any(g in packed for g in gold), all(g in packed for g in gold))
+            print(f"{task['instance_id']:40} rank={rank} packed={packs[task['instance_id']][0]} "
+                  f"all_packed={packs[task['instance_id']][1]} gold={gold[:4]}")
+            if args.quiet or rank == 1:
+                continue
+            for r in result["ranking"][: max(args.top, (rank or 0))]:
+                mark = "*" if r["path"] in gold else " "
+                print(f"   {mark} {r['score']:.3f} {r['path']}  {', '.join(r['why'][:5])}")
+            terms = result["task_terms"]
+            print("     ids:", terms["identifiers"][:15], "paths:", terms["paths"][:5], "dotted:", terms["dotted"][:5])
+
+    def summary(label, values):
+        n = len(values)
+        acc = lambda k: sum(1 for r in values if r and r <= k) / n
+        print(f"{label:40} n={n:3} Acc@1={acc(1):.3f} Acc@3={acc(3):.3f} Acc@5={acc(5):.3f} Acc@10={acc(10):.3f}")
+
+    if ranks:
+        for label in sorted(groups):
+            summary(label, groups[label])
+        summary("all", list(ranks.values()))
+        for i, name in enumerate(("whole process", "search", "pack")):
+            values = sorted(t[i] for t in timings)
+            print(f"{name} ms: p50 {values[len(values) // 2]:.0f}, p95 {values[int(len(values) * 0.95)]:.0f}")
+        n = len(packs)
+        print(f"8,000-token pack holds a gold file: {sum(a for a, _ in packs.values())}/{n}, "
+              f"every gold file: {sum(b for _, b in packs.values())}/{n}")
+    if args.save:
+        json.dump(ranks, open(args.save, "w"), indent=1, sort_keys=True)
 
 
 if __name__ == "__main__":

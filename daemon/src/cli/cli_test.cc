@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 extern char** environ;
@@ -314,4 +315,93 @@ TEST_F(CliTest, FilePrintsALevelWithTokenCounts) {
   Result query = comp({"query", "caf latin", "--root", root_.string(), "--json"});
   ASSERT_EQ(query.exit_code, 0) << query.err;
   EXPECT_NO_THROW(nlohmann::json::parse(query.out));
+}
+
+// `comp pack` output split at its file headers: path -> text as printed.
+std::map<std::string, std::string> split_pack(const std::string& out) {
+  std::map<std::string, std::string> files;
+  const std::string open = "================\nFile: ", close = "\n================\n";
+  std::size_t at = out.find(open);
+  while (at != std::string::npos) {
+    std::size_t name_end = out.find(close, at);
+    if (name_end == std::string::npos) break;
+    std::string path = out.substr(at + open.size(), name_end - at - open.size());
+    std::size_t body = name_end + close.size();
+    std::size_t next = out.find(open, body);
+    std::string text = out.substr(body, (next == std::string::npos ? out.size() : next) - body);
+    if (!text.empty() && text.back() == '\n') text.pop_back();  // the blank line between files
+    files[path] = text;
+    at = next;
+  }
+  return files;
+}
+
+TEST_F(CliTest, PackPrintsEachSourceFileAsCompFileDoesAndCachesIt) {
+  std::ofstream(root_ / "pkg" / "util.py") << "# helpers\ndef double(x):\n    \"\"\"Twice x.\"\"\"\n    return x * 2\n";
+  std::ofstream(root_ / "README.md") << "# not a source file\n";
+  Result cold = comp({"pack", "--root", root_.string(), "--jobs", "2"});
+  ASSERT_EQ(cold.exit_code, 0) << cold.err;
+  std::map<std::string, std::string> packed = split_pack(cold.out);
+  std::vector<std::string> paths;
+  for (const auto& [path, text] : packed) paths.push_back(path);
+  EXPECT_EQ(paths, (std::vector<std::string>{"lib.rs", "pkg/core.py", "pkg/util.py"}));
+  for (const auto& [path, text] : packed) {
+    Result file = comp({"file", path, "--level", "2", "--root", root_.string()});
+    ASSERT_EQ(file.exit_code, 0) << file.err;
+    EXPECT_EQ(text, file.out) << path;
+  }
+  EXPECT_EQ(packed["pkg/util.py"].find("helpers"), std::string::npos);
+  EXPECT_NE(cold.err.find("3 files"), std::string::npos) << cold.err;
+  EXPECT_NE(cold.err.find("3 misses, 3 written"), std::string::npos) << cold.err;
+
+  Result warm = comp({"pack", "--root", root_.string()});
+  ASSERT_EQ(warm.exit_code, 0) << warm.err;
+  EXPECT_EQ(warm.out, cold.out);
+  EXPECT_NE(warm.err.find("3 hits, 0 misses"), std::string::npos) << warm.err;
+
+  // An edit is seen (the index is refreshed first) and only that file misses.
+  std::ofstream(root_ / "pkg" / "util.py", std::ios::app) << "\ndef triple(x):\n    return x * 3\n";
+  Result edited = comp({"pack", "--root", root_.string()});
+  ASSERT_EQ(edited.exit_code, 0) << edited.err;
+  EXPECT_NE(split_pack(edited.out)["pkg/util.py"].find("def triple(x):"), std::string::npos);
+  EXPECT_NE(edited.err.find("2 hits, 1 misses"), std::string::npos) << edited.err;
+
+  Result raw = comp({"pack", "--level", "0", "--root", root_.string()});
+  ASSERT_EQ(raw.exit_code, 0) << raw.err;
+  EXPECT_EQ(split_pack(raw.out)["lib.rs"], "pub struct Token;\npub fn lex(input: &str) -> Vec<Token> { vec![] }\n");
+  EXPECT_NE(raw.err.find("level 0 is not cached"), std::string::npos) << raw.err;
+
+  fs::path output = root_.parent_path() / (root_.filename().string() + "-pack.txt");
+  Result to_file = comp({"pack", "pkg", "--level", "1", "--output", output.string(), "--root", root_.string()});
+  ASSERT_EQ(to_file.exit_code, 0) << to_file.err;
+  EXPECT_TRUE(to_file.out.empty());
+  std::ifstream in(output);
+  std::stringstream written;
+  written << in.rdbuf();
+  std::map<std::string, std::string> level1 = split_pack(written.str());
+  EXPECT_EQ(level1.size(), 2u);
+  EXPECT_EQ(level1["pkg/core.py"], comp({"file", "pkg/core.py", "--level", "1", "--root", root_.string()}).out);
+  fs::remove(output);
+}
+
+TEST_F(CliTest, PackRejectsBadArguments) {
+  auto pack = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), "pack");
+    args.push_back("--root");
+    args.push_back(root_.string());
+    return comp(args);
+  };
+  EXPECT_EQ(pack({"--level", "3"}).exit_code, 2);
+  EXPECT_EQ(pack({"--jobs", "0"}).exit_code, 2);
+  EXPECT_EQ(pack({"--bogus"}).exit_code, 2);
+  Result outside = pack({"../elsewhere"});
+  EXPECT_EQ(outside.exit_code, 2);
+  EXPECT_NE(outside.err.find("not inside the root"), std::string::npos) << outside.err;
+  EXPECT_TRUE(outside.out.empty());
+  EXPECT_EQ(pack({"/etc"}).exit_code, 2);
+  Result nothing = pack({"no/such/dir"});
+  EXPECT_EQ(nothing.exit_code, 2);
+  EXPECT_NE(nothing.err.find("no indexed source file under 'no/such/dir'"), std::string::npos) << nothing.err;
+  EXPECT_EQ(pack({"--output", "/nonexistent-dir/pack.txt"}).exit_code, 1);
+  EXPECT_EQ(comp({"pack", "--root", (root_ / "missing").string()}).exit_code, 2);
 }

@@ -16,6 +16,8 @@
 #include "graph/store.h"
 #include "index/indexer.h"
 #include "lang/language.h"
+#include "pack/cache.h"
+#include "pack/pack.h"
 #include "parse/symbols.h"
 #include "compress/compress.h"
 #include "pipeline/pipeline.h"
@@ -498,7 +500,19 @@ int run_file_command(const Common& common, const std::string& file, int level, c
     std::ifstream in(resolved, std::ios::binary);
     content.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
-  comp::pipeline::FileView view = comp::pipeline::view_file(rel_path, content, level, first, last);
+  // The index's cache of compressed outputs, when there is an index (a file
+  // is printed without one too); a damaged index only costs the cache.
+  std::unique_ptr<comp::graph::Store> store;
+  std::optional<comp::pack::CompressionCache> cache;
+  if (level > 0 && fs::exists(comp::graph::Store::database_path(root))) {
+    try {
+      store = comp::graph::Store::open_existing(root);
+      cache.emplace(*store, root);
+    } catch (const comp::graph::StoreError&) {
+    }
+  }
+  comp::pipeline::FileView view =
+      comp::pipeline::view_file(rel_path, content, level, first, last, cache ? &*cache : nullptr);
   for (const auto& error : view.errors) std::cerr << "comp: " << error << "\n";
   if (common.json) {
     std::cout << comp::rpc::dump(comp::rpc::to_json(view, rel_path, lines), 1) << "\n";
@@ -508,6 +522,72 @@ int run_file_command(const Common& common, const std::string& file, int level, c
   std::cerr << rel_path << ": level " << view.level << ", " << view.tokens << " tokens (whole file at level 0: "
             << view.raw_tokens << ")\n";
   return 0;
+}
+
+struct PackFlags {
+  int level = 2;
+  unsigned jobs = 0;
+  std::string output;
+  bool no_refresh = false;
+  std::vector<std::string> prefixes;
+};
+
+// Every indexed source file at a level, in repomix's plain layout (a header
+// per file, then its text), through the index's cache of compressed outputs.
+int run_pack_command(const Common& common, const PackFlags& flags) {
+  fs::path root = checked_root(common.root);
+  if (root.empty()) return kExitUsage;
+  comp::pack::PackOptions options;
+  options.root = root;
+  options.level = static_cast<comp::compress::Level>(flags.level);
+  options.jobs = flags.jobs;
+  for (const std::string& prefix : flags.prefixes) {
+    std::optional<std::string> normal = comp::pack::normalize_prefix(prefix);
+    if (!normal) {
+      std::cerr << "comp: path prefix '" << prefix << "' is not inside the root (give a path relative to it)\n";
+      return kExitUsage;
+    }
+    options.prefixes.push_back(*normal);
+  }
+  std::ofstream file;
+  if (!flags.output.empty()) {
+    file.open(flags.output, std::ios::binary | std::ios::trunc);
+    if (!file) {
+      std::cerr << "comp: cannot write '" << flags.output << "'\n";
+      return kExitFailure;
+    }
+  }
+  std::ostream& out = flags.output.empty() ? std::cout : file;
+  if (!flags.no_refresh) {  // the files as they are now, and their hashes for the cache
+    comp::index::IndexOptions index_options;
+    index_options.root = root;
+    index_options.jobs = flags.jobs;
+    index_options.on_waiting = [] { std::cerr << "comp: another comp process is indexing this workspace; waiting for it\n"; };
+    comp::index::run_index(index_options);
+  }
+  auto store = comp::graph::Store::open_existing(root);
+  comp::pack::PackSummary summary = comp::pack::pack(*store, options, [&](const comp::pack::PackedFile& packed) {
+    out << "================\nFile: " << packed.path << "\n================\n" << packed.text
+        << (packed.text.empty() || packed.text.back() == '\n' ? "" : "\n") << "\n";
+  });
+  out.flush();
+  if (!out) {
+    std::cerr << "comp: writing the output failed\n";
+    return kExitFailure;
+  }
+  for (const std::string& prefix : summary.unmatched_prefixes)
+    std::cerr << "comp: no indexed source file under '" << prefix << "'\n";
+  for (const std::string& path : summary.unreadable)
+    std::cerr << "comp: " << path << " left out: unreadable now, or a symlink (never followed when reading)\n";
+  std::string cache = "level 0 is not cached";
+  if (flags.level > 0) {
+    cache = "cache " + std::to_string(summary.hits) + " hits, " + std::to_string(summary.misses) + " misses, " +
+            std::to_string(summary.written) + " written";
+    if (summary.cache_busy) cache += " (not written: another process is indexing)";
+  }
+  std::fprintf(stderr, "comp pack: %zu files, %zu tokens at level %d (level 0: %zu); %s; %.2f s\n", summary.files,
+               summary.tokens, flags.level, summary.raw_tokens, cache.c_str(), summary.seconds);
+  return summary.unmatched_prefixes.empty() ? 0 : kExitUsage;
 }
 
 struct DaemonFlags {
@@ -645,6 +725,18 @@ int main(int argc, char** argv) {
   file->add_option("--level", file_level, "0 raw, 1 no comments, 2 skeleton")->check(CLI::Range(0, 2));
   file->add_option("--lines", file_lines, "Only lines A-B (of the output)");
 
+  Common pack_common;
+  PackFlags pack_flags;
+  CLI::App* pack = app.add_subcommand(
+      "pack", "Print every indexed source file at a compression level (like repomix --compress), cached in the index");
+  pack->add_option("--root", pack_common.root, "Workspace root (default: the current directory)");
+  pack->add_option("paths", pack_flags.prefixes, "Only files under these paths (relative to the root)");
+  pack->add_option("--level", pack_flags.level, "0 raw, 1 no comments, 2 skeleton (default 2)")->check(CLI::Range(0, 2));
+  pack->add_option("--jobs,-j", pack_flags.jobs, "Threads for files not in the cache (default: all cores)")
+      ->check(CLI::Range(1u, 1024u));
+  pack->add_option("--output,-o", pack_flags.output, "Write to this file instead of stdout");
+  pack->add_flag("--no-refresh", pack_flags.no_refresh, "Do not bring the index up to date first");
+
   DaemonFlags serve_flags, mcp_flags;
   auto add_daemon = [&](const char* name, const char* help, DaemonFlags& flags) {
     CLI::App* command = app.add_subcommand(name, help);
@@ -675,6 +767,7 @@ int main(int argc, char** argv) {
                          : symbol->parsed()  ? symbol_common
                          : diff->parsed()    ? diff_common
                          : dependents->parsed() ? dependents_common
+                         : pack->parsed()    ? pack_common
                          : check->parsed()   ? check_common
                                              : stats_common;
   try {
@@ -688,6 +781,7 @@ int main(int argc, char** argv) {
     if (edges->parsed()) return run_edges_command(edges_common, edges_filter);
     if (query->parsed()) return run_query_command(query_common, query_options);
     if (file->parsed()) return run_file_command(file_common, file_path, file_level, file_lines);
+    if (pack->parsed()) return run_pack_command(pack_common, pack_flags);
     if (symbol->parsed()) return run_symbol_command(symbol_common, symbol_name, symbol_file, symbol_depth, symbol_limit);
     if (diff->parsed()) return run_diff_command(diff_common, diff_base, diff_depth, diff_limit, !diff_no_refresh);
     if (dependents->parsed()) return run_dependents_command(dependents_common, dependents_file);

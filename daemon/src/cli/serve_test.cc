@@ -265,6 +265,11 @@ TEST_F(ServeTest, MethodsAnswerLikeTheCli) {
   json file0 = daemon.call("get_file", {{"path", "app/config.py"}});
   json file2 = daemon.call("get_file", {{"path", "app/config.py"}, {"level", 2}});
   EXPECT_LT(file2["result"]["tokens"].get<int>(), file0["result"]["tokens"].get<int>());
+  // `comp pack` (reading the cache get_file filled) prints the same text.
+  std::string packed = run({std::string(COMP_BINARY_DIR) + "/comp", "pack", "app/config.py", "--no-refresh", "--root",
+                            root_.string()});
+  EXPECT_EQ(packed, "================\nFile: app/config.py\n================\n" +
+                        file2["result"]["content"].get<std::string>() + "\n");
   json slice = daemon.call("get_file", {{"path", "app/config.py"}, {"lines", "4-5"}});
   EXPECT_EQ(slice["result"]["content"], "def parse_config(text):\n    \"\"\"Reads the settings.\"\"\"\n");
 

@@ -951,7 +951,10 @@ Compressed compress(Language language, std::string_view source, Level level, con
   if (source.size() >= UINT32_MAX / 2) return give_up("file too large for the parser; level 0 used");
   Parser& parser = thread_parser();
   TreeHolder tree{parser.parse(language, source, options.timeout_ms)};
-  if (!tree.tree) return give_up("parse timed out; level 0 used");
+  if (!tree.tree) {
+    result.timed_out = true;
+    return give_up("parse timed out; level 0 used");
+  }
   TSNode root = ts_tree_root_node(tree.tree);
   const Spec& spec = spec_for(language);
   std::size_t input_errors = options.verify ? parse::count_syntax_errors(root) : 0;
@@ -972,6 +975,7 @@ Compressed compress(Language language, std::string_view source, Level level, con
       TreeHolder check{parser.parse(language, text, options.timeout_ms)};
       if (!check.tree) {
         result.reparsed_clean = false;
+        result.timed_out = true;
         result.errors.push_back(prefix + level_name(at) + ": re-parse timed out");
         continue;
       }

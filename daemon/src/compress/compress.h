@@ -19,6 +19,12 @@
 
 namespace comp::compress {
 
+// The version of compress()'s output. Bump it with any change that alters
+// the text (or errors) some input compresses to: outputs kept in the index's
+// cache (pack/cache.h) under another version are never read, and index runs
+// delete them.
+inline constexpr int kVersion = 1;
+
 enum class Level {
   kRaw = 0,         // the input, unchanged
   kNoComments = 1,  // comments, trailing whitespace and blank-line runs removed; strings untouched
@@ -33,6 +39,9 @@ struct Compressed {
   // a lower level that passed the check. True without a check when
   // Options::verify is off, and at level 0.
   bool reparsed_clean = true;
+  // A parse ran out of time: the result depends on the machine's load, so
+  // it is not a pure function of the input (never cached).
+  bool timed_out = false;
   std::vector<std::string> errors;  // "python level 2: output parses with 3 errors (input 0); level 1 used"
   // Level 2: the input byte ranges [first, second) of the bodies replaced, in order.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> elided;

@@ -1,5 +1,7 @@
 #include "graph/identifier_tokenizer.h"
 
+#include "graph/bm25.h"
+
 #include <cctype>
 #include <unordered_set>
 
@@ -130,16 +132,6 @@ int tokenize(Fts5Tokenizer*, void* context, int, const char* text, int length,
           rc = token_callback(context, 0, token.data(), static_cast<int>(token.size()), start, end);
         });
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
-}
-
-fts5_api* fts5_api_of(sqlite3* db) {
-  fts5_api* api = nullptr;
-  sqlite3_stmt* statement = nullptr;
-  if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &statement, nullptr) != SQLITE_OK) return nullptr;
-  sqlite3_bind_pointer(statement, 1, reinterpret_cast<void*>(&api), "fts5_api_ptr", nullptr);
-  sqlite3_step(statement);
-  sqlite3_finalize(statement);
-  return api;
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <system_error>
 
+#include "graph/bm25.h"
 #include "graph/identifier_tokenizer.h"
 
 namespace comp::graph {
@@ -99,6 +100,24 @@ DROP TABLE files_fts;
 CREATE VIRTUAL TABLE files_fts USING fts5(path, body, tokenize = 'comp_ident');
 UPDATE files SET hash = '', mtime_ns = 0;
 )sql",
+    // 2 -> 3: a cache of compressed outputs (comp pack, get_file, the
+    // pipeline), keyed by content hash: derived data that an index run prunes
+    // when no file has that content any more.
+    R"sql(
+CREATE TABLE compressed (
+    hash TEXT NOT NULL,
+    language TEXT NOT NULL,
+    level INTEGER NOT NULL,
+    compressor INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    level_reached INTEGER NOT NULL,
+    reparsed_clean INTEGER NOT NULL,
+    errors TEXT NOT NULL DEFAULT '',
+    raw_tokens INTEGER NOT NULL,
+    tokens INTEGER NOT NULL,
+    PRIMARY KEY (hash, language, level, compressor)
+);
+)sql",
 };
 constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);
 static_assert(kMigrationCount == kSchemaVersion);
@@ -148,6 +167,10 @@ class Statement {
   }
   Statement& bind(int index, std::int64_t value) {
     sqlite3_bind_int64(statement_, index, value);
+    return *this;
+  }
+  Statement& bind(int index, double value) {
+    sqlite3_bind_double(statement_, index, value);
     return *this;
   }
   // Steps once; true while a row is available.
@@ -267,7 +290,7 @@ sqlite3* open_connection(const fs::path& path, int flags) {
   sqlite3_extended_result_codes(db, 1);
   sqlite3_busy_timeout(db, 10000);
   std::string error;
-  if (!register_identifier_tokenizer(db, &error)) {
+  if (!register_identifier_tokenizer(db, &error) || !register_bm25(db, &error)) {
     sqlite3_close(db);
     throw StoreError(StoreError::Kind::kOther, error);
   }
@@ -399,7 +422,17 @@ struct Store::Statements {
                              " FROM refs WHERE name = ?1 AND status IN (2, 3) ORDER BY file_path, line").c_str()),
         dependents_count(db,
                          "SELECT n.id, (SELECT count(DISTINCT r.from_node) FROM refs r WHERE r.target = n.id AND "
-                         "r.from_node != n.id) FROM nodes n WHERE n.file_path = ?1 ORDER BY n.line, n.\"column\"") {}
+                         "r.from_node != n.id) FROM nodes n WHERE n.file_path = ?1 ORDER BY n.line, n.\"column\""),
+        find_compressed(db,
+                        "SELECT text, level_reached, reparsed_clean, errors, raw_tokens, tokens FROM compressed "
+                        "WHERE hash = ?1 AND language = ?2 AND level = ?3 AND compressor = ?4"),
+        put_compressed(db,
+                       "INSERT OR REPLACE INTO compressed (hash, language, level, compressor, text, level_reached, "
+                       "reparsed_clean, errors, raw_tokens, tokens) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"),
+        // IN (subquery) builds the set of current hashes once: one pass over each table.
+        prune_compressed(db,
+                         "DELETE FROM compressed WHERE compressor != ?1 OR hash NOT IN (SELECT hash FROM files WHERE "
+                         "hash != '')") {}
 
   Statement begin, commit, rollback;
   Statement delete_symbol_text, delete_nodes, delete_refs, file_rowid, delete_file_text, delete_file;
@@ -407,6 +440,7 @@ struct Store::Statements {
   Statement file_states, all_files, one_file, nodes_of_file, symbols, one_node, nodes_named;
   Statement insert_ref, old_resolutions, old_names, interface_of, mark_name, mark_head, mark_imports, mark_imports_mentioning, mark_file, mark_file_names, mark_file_uses, set_resolution;
   Statement pending_imports, pending_bases, pending_uses, bindings_of_file, any_pending, imports_of_file, refs_of_file, all_refs, refs_from, refs_to, open_refs_named, dependents_count;
+  Statement find_compressed, put_compressed, prune_compressed;
 };
 
 fs::path Store::database_path(const fs::path& root) { return root / ".comp" / "graph.db"; }
@@ -568,12 +602,13 @@ std::optional<NodeRecord> Store::node(const std::string& id) {
   return read_node(statement);
 }
 
-std::vector<std::pair<std::string, double>> Store::search_files(const std::string& fts_query, std::size_t limit) {
+std::vector<std::pair<std::string, double>> Store::search_files(const std::string& fts_query, std::size_t limit,
+                                                                double length_normalization) {
   std::vector<std::pair<std::string, double>> out;
   Statement statement(db_,
-                      "SELECT f.path, -bm25(files_fts, 4.0, 1.0) FROM files_fts JOIN files f ON f.rowid = "
-                      "files_fts.rowid WHERE files_fts MATCH ?1 ORDER BY bm25(files_fts, 4.0, 1.0) LIMIT ?2");
-  statement.bind(1, fts_query).bind(2, static_cast<std::int64_t>(limit));
+                      "SELECT f.path, -comp_bm25(files_fts, ?3, 4.0, 1.0) FROM files_fts JOIN files f ON f.rowid = "
+                      "files_fts.rowid WHERE files_fts MATCH ?1 ORDER BY comp_bm25(files_fts, ?3, 4.0, 1.0) LIMIT ?2");
+  statement.bind(1, fts_query).bind(2, static_cast<std::int64_t>(limit)).bind(3, length_normalization);
   while (statement.step()) out.emplace_back(statement.text(0), sqlite3_column_double(statement.raw(), 1));
   return out;
 }
@@ -957,6 +992,72 @@ void Batch::set_resolution(std::int64_t ref_id, const Resolution& resolution) {
       .bind(4, resolution.target_path)
       .bind(5, resolution.candidates)
       .run();
+}
+
+namespace {
+
+// Compressor messages are single lines: '\n' joins them in one column.
+std::string join_lines(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const std::string& line : lines) {
+    if (!out.empty()) out += '\n';
+    out += line;
+  }
+  return out;
+}
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    out.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+void Batch::put_compressed(const CompressedRecord& record) {
+  std::string errors = join_lines(record.errors);
+  store_.statements_->put_compressed.bind(1, record.sha256)
+      .bind(2, record.language)
+      .bind(3, std::int64_t{record.level})
+      .bind(4, std::int64_t{record.compressor})
+      .bind(5, record.text)
+      .bind(6, std::int64_t{record.level_reached})
+      .bind(7, std::int64_t{record.reparsed_clean ? 1 : 0})
+      .bind(8, errors)
+      .bind(9, record.raw_tokens)
+      .bind(10, record.tokens)
+      .run();
+}
+
+std::int64_t Batch::prune_compressed(int keep_compressor) {
+  store_.statements_->prune_compressed.bind(1, std::int64_t{keep_compressor}).run();
+  return sqlite3_changes64(store_.db_);
+}
+
+std::optional<CompressedRecord> Store::compressed(const std::string& sha256, const std::string& language, int level,
+                                                  int compressor) {
+  Statement& statement = statements_->find_compressed;
+  ResetOnExit reset{statement};
+  statement.bind(1, sha256).bind(2, language).bind(3, std::int64_t{level}).bind(4, std::int64_t{compressor});
+  if (!statement.step()) return std::nullopt;
+  CompressedRecord record;
+  record.sha256 = sha256;
+  record.language = language;
+  record.level = level;
+  record.compressor = compressor;
+  record.text = statement.text(0);
+  record.level_reached = static_cast<int>(statement.integer(1));
+  record.reparsed_clean = statement.integer(2) != 0;
+  record.errors = split_lines(statement.text(3));
+  record.raw_tokens = statement.integer(4);
+  record.tokens = statement.integer(5);
+  return record;
 }
 
 void Batch::commit() {

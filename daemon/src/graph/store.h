@@ -25,7 +25,7 @@
 
 namespace comp::graph {
 
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 class StoreError : public std::runtime_error {
  public:
@@ -134,6 +134,23 @@ struct Stats {
   std::map<std::string, std::int64_t> skipped_by_reason;
 };
 
+// One output of the compressor kept in the index: derived data, keyed by the
+// content it was computed from (never by path), so that a row is either right
+// for a file's current content or never looked up. `compressor` is the
+// compressor's output version: rows of another version are never read.
+struct CompressedRecord {
+  std::string sha256;        // hex SHA-256 of the input
+  std::string language;      // lang::name()
+  int level = 0;             // the level asked for
+  int compressor = 0;
+  std::string text;          // the output
+  int level_reached = 0;     // lower than `level` when a level failed its check
+  bool reparsed_clean = true;
+  std::vector<std::string> errors;
+  std::int64_t raw_tokens = 0;  // o200k_base tokens of the input
+  std::int64_t tokens = 0;      // ... of `text`
+};
+
 class Store;
 
 // A write transaction. Commit() makes everything in it durable at once; a
@@ -165,6 +182,11 @@ class Batch {
   // References whose receiver starts with `name` become pending.
   void mark_receiver_pending(const std::string& name);
   void set_resolution(std::int64_t ref_id, const Resolution& resolution);
+  // Adds (or replaces) a cached compression.
+  void put_compressed(const CompressedRecord& record);
+  // Deletes cached compressions of content no indexed file has any more, and
+  // those of another compressor version. Returns the rows deleted.
+  std::int64_t prune_compressed(int keep_compressor);
   void commit();
 
  private:
@@ -212,7 +234,9 @@ class Store {
   std::optional<NodeRecord> node(const std::string& id);
   // BM25 over files (path weighted over body) for an FTS5 query of single
   // tokens; best first, scores positive (higher is better).
-  std::vector<std::pair<std::string, double>> search_files(const std::string& fts_query, std::size_t limit);
+  // `length_normalization` is BM25's b (0: none, 1: full; FTS5's bm25() uses 0.75).
+  std::vector<std::pair<std::string, double>> search_files(const std::string& fts_query, std::size_t limit,
+                                                           double length_normalization = 0.75);
   // Symbols by BM25 over name (weight 4), signature and scope (FTS5 query syntax).
   std::vector<std::pair<NodeRecord, double>> search_symbols(const std::string& fts_query, std::size_t limit);
   // Files this file's references lead to / files whose references lead here,
@@ -247,6 +271,10 @@ class Store {
   // For each node of the file, how many distinct nodes depend on it directly
   // (references resolved to it, from other nodes).
   std::vector<std::pair<std::string, std::int64_t>> dependents_count(const std::string& path);
+  // The cached compression of content `sha256` in `language` at `level` by
+  // compressor version `compressor`; nullopt when none.
+  std::optional<CompressedRecord> compressed(const std::string& sha256, const std::string& language, int level,
+                                             int compressor);
   // Whole-index statistics (scans nodes: a few ms per 100k symbols).
   Stats stats();
   // The cheap part of stats(): files by language, skipped by reason, symbol

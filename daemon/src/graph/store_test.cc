@@ -225,5 +225,82 @@ TEST_F(StoreTest, CompPathIsAFile) {
   }
 }
 
+CompressedRecord compressed_record(const std::string& hash, int compressor) {
+  CompressedRecord record;
+  record.sha256 = hash;
+  record.language = "python";
+  record.level = 2;
+  record.compressor = compressor;
+  record.text = "def f(): ...\n";
+  record.level_reached = 1;
+  record.reparsed_clean = false;
+  record.errors = {"python level 2: output parses with 1 errors (input 0); level 1 used", "second"};
+  record.raw_tokens = 40;
+  record.tokens = 7;
+  return record;
+}
+
+TEST_F(StoreTest, CompressedRowsRoundTripAndArePrunedWhenNoFileHasTheirContent) {
+  auto store = Store::open(root_);
+  {
+    Batch batch(*store);
+    batch.put_file(file_record("a.py", "h1"), {}, "x");
+    batch.put_file(file_record("b.py", "h2"), {}, "y");
+    batch.put_compressed(compressed_record("h1", 1));
+    batch.put_compressed(compressed_record("h2", 1));
+    batch.put_compressed(compressed_record("h2", 0));     // an older compressor's output
+    batch.put_compressed(compressed_record("gone", 1));   // content no file has
+    batch.commit();
+  }
+  auto row = store->compressed("h1", "python", 2, 1);
+  ASSERT_TRUE(row);
+  CompressedRecord expected = compressed_record("h1", 1);
+  EXPECT_EQ(row->text, expected.text);
+  EXPECT_EQ(row->level_reached, 1);
+  EXPECT_FALSE(row->reparsed_clean);
+  EXPECT_EQ(row->errors, expected.errors);
+  EXPECT_EQ(row->raw_tokens, 40);
+  EXPECT_EQ(row->tokens, 7);
+  EXPECT_FALSE(store->compressed("h1", "python", 1, 1));
+  EXPECT_FALSE(store->compressed("h1", "go", 2, 1));
+  EXPECT_FALSE(store->compressed("h1", "python", 2, 2));
+  {
+    Batch batch(*store);
+    batch.remove_file("b.py");
+    EXPECT_EQ(batch.prune_compressed(1), 3);  // h2 twice (no file), gone; h2@0 also an old version
+    batch.commit();
+  }
+  EXPECT_TRUE(store->compressed("h1", "python", 2, 1));
+  EXPECT_FALSE(store->compressed("h2", "python", 2, 1));
+  EXPECT_FALSE(store->compressed("gone", "python", 2, 1));
+}
+
+TEST_F(StoreTest, AVersion2IndexGainsTheCacheAndKeepsItsFiles) {
+  {
+    auto store = Store::open(root_);
+    Batch batch(*store);
+    batch.put_file(file_record("a.py", "h1"), {node_record("a.py", "alpha")}, "alpha text");
+    batch.commit();
+  }
+  // What comP before the cache left: no `compressed` table, user_version 2.
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open((root_ / ".comp" / "graph.db").c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "DROP TABLE compressed; PRAGMA user_version = 2", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+  auto store = Store::open(root_);
+  EXPECT_EQ(store->schema_version(), 3);
+  ASSERT_TRUE(store->file("a.py"));
+  EXPECT_EQ(store->file("a.py")->sha256, "h1");
+  EXPECT_EQ(store->nodes_of_file("a.py").size(), 1u);
+  EXPECT_FALSE(store->compressed("h1", "python", 2, 1));
+  {
+    Batch batch(*store);
+    batch.put_compressed(compressed_record("h1", 1));
+    batch.commit();
+  }
+  EXPECT_TRUE(store->compressed("h1", "python", 2, 1));
+  EXPECT_EQ(store->integrity_check(), "ok");
+}
+
 }  // namespace
 }  // namespace comp::graph

@@ -19,6 +19,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "compress/compress.h"
 #include "digest/sha256.h"
 #include "docs/document.h"
 #include "lang/language.h"
@@ -503,6 +504,15 @@ IndexSummary run_index(const IndexOptions& options) {
     throw;
   }
   for (std::thread& worker : workers) worker.join();
+
+  // The cache of compressed outputs (pack/cache.h) keeps only content some
+  // file still has: one statement, after the files changed (a run that
+  // changed nothing writes nothing).
+  if (!work.empty() || summary.files_removed > 0) {
+    graph::Batch prune(*store);
+    prune.prune_compressed(compress::kVersion);
+    prune.commit();
+  }
 
   summary.cancelled = options.cancel && options.cancel->load();
   // Edges: resolve every pending reference against the committed index.

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cmath>
+#include <future>
 #include <map>
 #include <regex>
 #include <set>
@@ -18,6 +19,7 @@
 #include "docs/document.h"
 #include "graph/identifier_tokenizer.h"
 #include "lang/language.h"
+#include "pack/cache.h"
 #include "tokens/tokens.h"
 #include "walk/walker.h"
 
@@ -29,10 +31,11 @@ using Clock = std::chrono::steady_clock;
 
 // Evidence weights, tuned on the public dev sets (bench-swe `dev`,
 // `bench/swe/inspect.py`). COMP_PIPELINE_WEIGHTS overrides them for tuning
-// ("names,words,symbol,path,frame,module,graph,nonsource,test,vendored,filename,title").
+// ("names,words,symbol,path,frame,module,graph,nonsource,test,vendored,filename,title,titlename,b,symboltitle").
 struct Weights {
   double identifier_bm25 = 1.0, word_bm25 = 0.5, symbol = 1.0, path = 2.0, last_frame = 3.0, module = 1.2,
-         graph = 0.1, non_source = 0.3, test = 0.4, vendored = 0.2, file_name = 0.35, title_bm25 = 0.8;
+         graph = 0.1, non_source = 0.3, test = 0.4, vendored = 0.2, file_name = 0.35, title_bm25 = 0.8,
+         title_name = 2.0, length_normalization = 0.2, symbol_title = 0.6;
 };
 
 const Weights& weights() {
@@ -41,7 +44,7 @@ const Weights& weights() {
     if (const char* text = std::getenv("COMP_PIPELINE_WEIGHTS")) {
       double* fields[] = {&out.identifier_bm25, &out.word_bm25, &out.symbol, &out.path,     &out.last_frame, &out.module,
                           &out.graph,           &out.non_source, &out.test,  &out.vendored, &out.file_name,
-                          &out.title_bm25};
+                          &out.title_bm25, &out.title_name, &out.length_normalization, &out.symbol_title};
       std::string list(text);
       std::size_t start = 0;
       for (double* field : fields) {
@@ -151,23 +154,39 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   Clock::time_point started = Clock::now();
   result.terms = analyze_task(request.task);
   const TaskTerms& terms = result.terms;
-  std::string task_lower = lower(request.task);
-  // About tests when it says "test(s)" as a word (not "latest", not a
-  // directory in a path), or names a test file.
-  static const std::regex kTestWord(R"((^|[^/\w.])(tests?|testing|pytest|unittest)($|[^/\w.]))");
-  bool about_tests = std::regex_search(task_lower, kTestWord);
+  // About tests when its title says "test(s)" as a word (not "latest", not
+  // a directory in a path), or it names a test file. Prose further down
+  // ("when testing locally", "I tested it") is about the reporter, not the
+  // code that must change.
+  std::string title;
+  {
+    std::size_t start = request.task.find_first_not_of(" \t\r\n");
+    if (start != std::string::npos) title = request.task.substr(start, request.task.find('\n', start) - start);
+    if (title.size() > 300) title.resize(300);
+  }
+  static const std::regex kTestWord(R"((^|[^/\w.])(tests?|testing|pytest|unittest|jest|junit)($|[^/\w.]))");
+  bool about_tests = std::regex_search(lower(title), kTestWord);
   for (const std::string& path : result.terms.paths) about_tests = about_tests || is_test_path(path);
 
   std::unordered_map<std::string, graph::FileRecord> files;
   for (graph::FileRecord& file : store.files())
     if (file.skip_reason.empty()) files.emplace(file.path, std::move(file));
-  // Freshness: indexed files whose size or mtime differ from the disk.
-  for (const auto& [path, file] : files) {
-    struct stat info {};
-    if (::lstat((root / path).c_str(), &info) != 0 || static_cast<std::uint64_t>(info.st_size) != file.size ||
-        static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec != file.mtime_ns)
-      ++result.stale_files;
-  }
+  // Freshness: indexed files whose size or mtime differ from the disk. One
+  // lstat per indexed file is most of a large tree's query time, so it runs
+  // beside the ranking (declared after `files`: its destructor waits for it
+  // before `files` goes, also when the ranking throws).
+  std::future<std::size_t> stale = std::async(std::launch::async, [&files, prefix = root.string() + "/"] {
+    std::size_t count = 0;
+    std::string full;
+    for (const auto& [path, file] : files) {
+      full.assign(prefix).append(path);
+      struct stat info {};
+      if (::lstat(full.c_str(), &info) != 0 || static_cast<std::uint64_t>(info.st_size) != file.size ||
+          static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec != file.mtime_ns)
+        ++count;
+    }
+    return count;
+  });
 
   std::unordered_map<std::string, Candidate> candidates;
   // 1. BM25: code-like names weigh more than prose words.
@@ -175,12 +194,22 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   code_terms.insert(code_terms.end(), terms.dotted.begin(), terms.dotted.end());
   // The title (first line) of an issue says what it is about in few words.
   std::vector<std::string> title_terms;
+  TaskTerms title_analysis = analyze_task(title);
+  title_terms = title_analysis.identifiers;
+  title_terms.insert(title_terms.end(), title_analysis.words.begin(), title_analysis.words.end());
+  // Names the title says: the subject of the task. "[Chip] No ripple" and
+  // "[Buttons] ..." tag the component; the tag's singular counts too.
+  std::unordered_set<std::string> title_names, tags;
+  for (const std::string& name : title_analysis.identifiers) title_names.insert(lower(name));
   {
-    std::size_t start = request.task.find_first_not_of(" \t\r\n");
-    std::string title = start == std::string::npos ? std::string() : request.task.substr(start, request.task.find('\n', start) - start);
-    TaskTerms title_analysis = analyze_task(title.substr(0, 300));
-    title_terms = title_analysis.identifiers;
-    title_terms.insert(title_terms.end(), title_analysis.words.begin(), title_analysis.words.end());
+    static const std::regex kTag(R"(^\s*\[([A-Za-z][\w.-]{1,40})\])");
+    std::smatch tag;
+    if (std::regex_search(title, tag, kTag)) {
+      std::string name = lower(tag[1].str());
+      tags.insert(name);
+      if (name.size() > 3 && name.back() == 's') tags.insert(name.substr(0, name.size() - 1));
+      title_names.insert(tags.begin(), tags.end());
+    }
   }
   for (const auto& [weight, query, why] :
        {std::tuple{weights().identifier_bm25, graph::fts_any_of(code_terms, 64), "bm25 names"},
@@ -189,7 +218,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     if (query.empty()) continue;
     std::vector<std::pair<std::string, double>> hits;
     try {
-      hits = store.search_files(query, 300);
+      hits = store.search_files(query, 300, weights().length_normalization);
     } catch (const graph::StoreError&) {
       continue;  // a query FTS5 refuses is no evidence
     }
@@ -211,12 +240,30 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       if (node.kind != "file" && node.kind != "variable" && node.kind != "field" && node.kind != "property")
         defining.insert(node.file_path);
     if (defining.empty() || defining.size() > 12) continue;
-    double weight = 1.0 / static_cast<double>(defining.size());
+    double weight = (title_names.count(lower(name)) ? weights().title_name : 1.0) / static_cast<double>(defining.size());
     for (const std::string& path : defining) {
       add(candidates, path, kSymbols, weight, "symbol " + name);
       std::vector<std::string>& symbols = candidates[path].symbols;
       if (std::find(symbols.begin(), symbols.end(), name) == symbols.end()) symbols.push_back(name);
     }
+  }
+  // 2b. Symbols whose names, signatures or scopes hold the title's terms:
+  // the best such symbol of each file.
+  {
+    double weight = weights().symbol_title;
+    std::string query = graph::fts_any_of(title_terms, 16);
+    std::vector<std::pair<graph::NodeRecord, double>> hits;
+    if (!query.empty()) {
+      try {
+        hits = store.search_symbols(query, 200);
+      } catch (const graph::StoreError&) {
+      }
+    }
+    std::unordered_map<std::string, double> best;
+    double top = hits.empty() || hits.front().second <= 0 ? 1 : hits.front().second;
+    for (const auto& [node, score] : hits)
+      if (files.count(node.file_path)) best[node.file_path] = std::max(best[node.file_path], score / top);
+    for (const auto& [path, score] : best) add(candidates, path, kBm25, weight * score, "symbols title");
   }
   // 3. Paths, file names and module names the task mentions (stack frames included).
   for (const std::string& mentioned : terms.paths) {
@@ -256,12 +303,27 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     }
     std::unordered_set<std::string> said;
     for (const std::vector<std::string>* list : {&terms.identifiers, &terms.words})
-      for (const std::string& word : *list) said.insert(lower(word));
+      for (const std::string& word : *list) {
+        said.insert(lower(word));
+        // "buttons", "plugins": the file is named in the singular.
+        if (word.size() > 4 && word.back() == 's' && word[word.size() - 2] != 's')
+          said.insert(lower(word.substr(0, word.size() - 1)));
+      }
+    for (const std::string& name : title_names) said.insert(name);
     for (const std::string& word : said) {
       auto found = by_stem.find(word);
-      if (found == by_stem.end() || found->second.size() > 4) continue;
+      if (found == by_stem.end()) continue;
+      // Files of one folder (Chip/Chip.js, Chip/Chip.d.ts, Chip/index.js)
+      // are one module: split the evidence between folders, not files.
+      std::set<std::string> folders;
       for (const std::string& path : found->second)
-        add(candidates, path, kPaths, weights().file_name / static_cast<double>(found->second.size()), "name " + word);
+        folders.insert(path.rfind('/') == std::string::npos ? std::string() : path.substr(0, path.rfind('/')));
+      bool tag = tags.count(word) > 0, in_title = title_names.count(word) > 0;
+      if (folders.size() > (in_title ? 8u : 4u)) continue;
+      double weight = tag ? 1.0 : weights().file_name * (in_title ? weights().title_name : 1.0);
+      for (const std::string& path : found->second)
+        add(candidates, path, kPaths, weight / static_cast<double>(folders.size()),
+            (tag ? "tag " : in_title ? "title name " : "name ") + word);
     }
   }
   // Stack traces: the last frame inside the project is where it failed.
@@ -283,8 +345,13 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     for (const std::string& suffix : {as_path + ".py", as_path + "/__init__.py",
                                       as_path.substr(0, as_path.rfind('/') == std::string::npos ? 0 : as_path.rfind('/')) + ".py"}) {
       if (suffix == ".py") continue;
+      // "handler.hello" names a module only when few files could be it
+      // (every project template has a handler.py).
+      std::vector<std::string> matched;
       for (const auto& [path, file] : files)
-        if (path == suffix || path.ends_with("/" + suffix)) add(candidates, path, kModules, 1.0, "module " + dotted);
+        if (path == suffix || path.ends_with("/" + suffix)) matched.push_back(path);
+      for (const std::string& path : matched)
+        add(candidates, path, kModules, 1.0 / static_cast<double>(matched.size()), "module " + dotted);
     }
   }
   // 4. One score per file: evidence of one kind saturates (a file named by
@@ -324,6 +391,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   });
   for (std::size_t i = 0; i < ranked.size() && i < request.ranking_size; ++i)
     result.ranking.push_back({ranked[i].first, ranked[i].second->score, ranked[i].second->why});
+  result.stale_files = stale.get();
   result.search_ms = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
   if (request.cancelled && request.cancelled()) throw Cancelled();
 
@@ -369,7 +437,8 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       std::string content = text;
       int got_level = 0;
       if (level > 0 && language) {
-        compress::Compressed compressed = compress::compress(*language, text, static_cast<compress::Level>(level));
+        compress::Compressed compressed = pack::to_compressed(
+            pack::CompressionCache(store, root).compress(*language, text, static_cast<compress::Level>(level)));
         content = std::move(compressed.text);
         got_level = static_cast<int>(compressed.level);
       }
@@ -433,7 +502,8 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       std::string content = text;
       if (level > 0) {
         if (!language) continue;
-        compress::Compressed compressed = compress::compress(*language, text, static_cast<compress::Level>(level));
+        compress::Compressed compressed = pack::to_compressed(
+            pack::CompressionCache(store, root).compress(*language, text, static_cast<compress::Level>(level)));
         if (static_cast<int>(compressed.level) != level) continue;
         content = std::move(compressed.text);
       }
@@ -458,16 +528,29 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
 }
 
 FileView view_file(const std::string& rel_path, const std::string& content, int level, std::uint32_t first,
-                   std::uint32_t last) {
+                   std::uint32_t last, pack::CompressionCache* cache) {
   FileView view;
-  view.raw_tokens = tokens::count(content);
-  view.text = content;
   auto language = lang::detect(rel_path, std::string_view(content).substr(0, lang::kDetectHeadBytes));
-  if (level > 0 && language) {
-    compress::Compressed compressed = compress::compress(*language, content, static_cast<compress::Level>(level));
-    view.text = std::move(compressed.text);
-    view.level = static_cast<int>(compressed.level);
-    view.errors = std::move(compressed.errors);
+  if (level > 0 && language && cache) {
+    // The cache also knows both token counts: a hit tokenizes nothing.
+    graph::CompressedRecord record = cache->compress(*language, content, static_cast<compress::Level>(level));
+    view.raw_tokens = static_cast<std::size_t>(record.raw_tokens);
+    view.text = std::move(record.text);
+    view.level = record.level_reached;
+    view.errors = std::move(record.errors);
+    if (!first) {
+      view.tokens = static_cast<std::size_t>(record.tokens);
+      return view;
+    }
+  } else {
+    view.raw_tokens = tokens::count(content);
+    view.text = content;
+    if (level > 0 && language) {
+      compress::Compressed compressed = compress::compress(*language, content, static_cast<compress::Level>(level));
+      view.text = std::move(compressed.text);
+      view.level = static_cast<int>(compressed.level);
+      view.errors = std::move(compressed.errors);
+    }
   }
   if (first) view.text = compress::slice_lines(view.text, first, last);
   view.tokens = tokens::count(view.text);

@@ -16,6 +16,10 @@
 #include "graph/store.h"
 #include "pipeline/task.h"
 
+namespace comp::pack {
+class CompressionCache;
+}
+
 namespace comp::pipeline {
 
 struct Request {
@@ -69,7 +73,8 @@ Result run_pipeline(graph::Store& store, const std::filesystem::path& root, cons
 // One file as `comp file` and the protocols' get_file show it: at a
 // compression level (falling back to a lower one when a level would not
 // parse), optionally only lines first-last of the output (1-based,
-// inclusive; 0 for all), with exact token counts.
+// inclusive; 0 for all), with exact token counts. With `cache`, compressed
+// outputs (and their token counts) come from and go to the index's cache.
 struct FileView {
   std::string text;
   int level = 0;                 // the level applied
@@ -78,7 +83,7 @@ struct FileView {
   std::vector<std::string> errors;
 };
 FileView view_file(const std::string& rel_path, const std::string& content, int level, std::uint32_t first = 0,
-                   std::uint32_t last = 0);
+                   std::uint32_t last = 0, pack::CompressionCache* cache = nullptr);
 // "A-B" or "A" into 1 <= first <= last; false when malformed.
 bool parse_line_range(const std::string& text, std::uint32_t& first, std::uint32_t& last);
 

@@ -133,5 +133,68 @@ TEST(Pipeline, TestAndVendoredPaths) {
   EXPECT_FALSE(is_vendored_path("src/vendors.py"));
 }
 
+std::size_t rank_of(const Result& result, const std::string& path) {
+  for (std::size_t i = 0; i < result.ranking.size(); ++i)
+    if (result.ranking[i].path == path) return i + 1;
+  return 0;
+}
+
+// "[Chip] No ripple effect": the bracketed tag names the component that must
+// change, even when the rest of the title's words point at another file.
+TEST(Pipeline, TitleTagNamesTheComponent) {
+  TempTree tree("pipeline-tag");
+  tree.write("src/Chip/Chip.js", "import ButtonBase from '../ButtonBase/ButtonBase';\n"
+                                 "export default function Chip(props) {\n  const { label, onDelete } = props;\n"
+                                 "  return <ButtonBase className=\"chip\">{label}</ButtonBase>;\n}\n");
+  tree.write("src/Chip/index.js", "export { default } from './Chip';\n");
+  tree.write("src/ButtonBase/TouchRipple.js", "// The ripple of every button: ripple start, ripple stop.\n"
+                                              "export default function TouchRipple() {\n  return startRipple();\n}\n"
+                                              "function startRipple() { return 'ripple'; }\n");
+  tree.write("src/ButtonBase/ButtonBase.js", "import TouchRipple from './TouchRipple';\n"
+                                             "export default function ButtonBase(props) {\n"
+                                             "  return <button>{props.children}<TouchRipple /></button>;\n}\n");
+  for (int i = 0; i < 6; ++i)  // demos that use chips make "chip" a common word
+    tree.write("docs/demos/ChipDemo" + std::to_string(i) + ".js",
+               "import Chip from '../../src/Chip';\nexport default () => <Chip label=\"chip " + std::to_string(i) +
+                   "\" />;\n");
+  index_tree(tree);
+  auto store = graph::Store::open_existing(tree.root());
+  Request request;
+  request.task = "[Chip] No ripple effect\nClicking shows no ripple effect at all, unlike other buttons.";
+  Result result = run_pipeline(*store, tree.root(), request);
+  ASSERT_FALSE(result.ranking.empty());
+  EXPECT_EQ(result.ranking[0].path, "src/Chip/Chip.js");
+  const auto& why = result.ranking[0].why;
+  EXPECT_NE(std::find(why.begin(), why.end(), "tag chip"), why.end());
+  // The same words without the tag: the ripple's own file leads.
+  request.task = "No ripple effect on chips\nClicking shows no ripple effect at all, unlike other buttons.";
+  result = run_pipeline(*store, tree.root(), request);
+  ASSERT_FALSE(result.ranking.empty());
+  EXPECT_EQ(result.ranking[0].path, "src/ButtonBase/TouchRipple.js");
+}
+
+// Tests are lifted only when the title is about tests or a test file is
+// named: "when testing locally" in the body is about the reporter.
+TEST(Pipeline, ProseAboutTestingDoesNotLiftTests) {
+  TempTree tree("pipeline-tests");
+  write_shop(tree);
+  index_tree(tree);
+  auto store = graph::Store::open_existing(tree.root());
+  Request request;
+  request.task = "Discount for amounts above 100\nWhen testing locally, apply_discount(200) gives 180 as expected, "
+                 "but test discount values around 100 look wrong.";
+  Result result = run_pipeline(*store, tree.root(), request);
+  std::size_t source = rank_of(result, "shop/pricing.py"), test = rank_of(result, "tests/test_pricing.py");
+  ASSERT_EQ(source, 1u);
+  ASSERT_GT(test, 0u);
+  double prose_score = result.ranking[test - 1].score;
+  request.task = "Tests for the discount above 100\nWhen testing locally, apply_discount(200) gives 180 as expected, "
+                 "but test discount values around 100 look wrong.";
+  result = run_pipeline(*store, tree.root(), request);
+  test = rank_of(result, "tests/test_pricing.py");
+  ASSERT_GT(test, 0u);
+  EXPECT_GT(result.ranking[test - 1].score, 2 * prose_score);
+}
+
 }  // namespace
 }  // namespace comp::pipeline

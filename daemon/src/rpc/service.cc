@@ -5,6 +5,7 @@
 
 #include "docs/document.h"
 #include "lang/language.h"
+#include "pack/cache.h"
 #include "pipeline/pipeline.h"
 #include "query/graph_query.h"
 #include "rpc/codec.h"
@@ -309,7 +310,8 @@ json Service::get_file(const json& params, Call&, const Progress& progress, cons
   std::error_code ec;
   if (!document && content.empty() && fs::file_size(workspace_.root() / path, ec) != 0)
     throw Error(kNotFound, "'" + path + "' cannot be read now (changed or removed since indexed)");
-  pipeline::FileView view = pipeline::view_file(path, content, level, first, last);
+  pack::CompressionCache cache(reader.store(), workspace_.root());
+  pipeline::FileView view = pipeline::view_file(path, content, level, first, last, &cache);
   json out = to_json(view, path, lines);
   out["freshness"] = freshness(0);
   record(tool, path, json::array({{{"path", path}, {"sha256", file->sha256}, {"tokens", view.tokens}}}), json::array(),
