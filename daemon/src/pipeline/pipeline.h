@@ -90,7 +90,8 @@ bool parse_line_range(const std::string& text, std::uint32_t& first, std::uint32
 // Test and vendored files rank lower unless the task is about them.
 bool is_test_path(std::string_view path);
 bool is_vendored_path(std::string_view path);
-// Examples, documentation, benchmarks and scripts: rarely where a change goes.
+// Examples, documentation and its web site, benchmarks, scripts, scaffolding
+// templates and test fixtures: rarely where a change goes.
 bool is_example_path(std::string_view path);
 
 }  // namespace comp::pipeline

@@ -87,7 +87,9 @@ TEST(Pipeline, NeverExceedsTheBudgetAndFillsIt) {
     EXPECT_LE(result.tokens_sent, budget);
     EXPECT_EQ(result.token_savings, result.raw_tokens - result.tokens_sent);
     // report.py alone holds far more than these budgets: they are filled.
-    if (budget >= 500) EXPECT_GE(result.tokens_sent * 10, budget * 9) << budget;
+    if (budget >= 500) {
+      EXPECT_GE(result.tokens_sent * 10, budget * 9) << budget;
+    }
   }
 }
 
@@ -131,6 +133,13 @@ TEST(Pipeline, TestAndVendoredPaths) {
   EXPECT_TRUE(is_vendored_path("web/vendor/jquery.js"));
   EXPECT_TRUE(is_vendored_path("static/app.min.js"));
   EXPECT_FALSE(is_vendored_path("src/vendors.py"));
+  EXPECT_TRUE(is_example_path("examples/basic.py"));
+  EXPECT_TRUE(is_example_path("website/pages/en/index.js"));
+  EXPECT_TRUE(is_example_path("site/src/routes/index.js"));
+  EXPECT_TRUE(is_example_path("lib/plugins/create/templates/aws-python/handler.py"));
+  EXPECT_TRUE(is_example_path("packages/core/fixtures/app.ts"));
+  EXPECT_FALSE(is_example_path("src/site/builder.py"));
+  EXPECT_FALSE(is_example_path("src/templating/render.py"));
 }
 
 std::size_t rank_of(const Result& result, const std::string& path) {
