@@ -31,11 +31,11 @@ using Clock = std::chrono::steady_clock;
 
 // Evidence weights, tuned on the public dev sets (bench-swe `dev`,
 // `bench/swe/inspect.py`). COMP_PIPELINE_WEIGHTS overrides them for tuning
-// ("names,words,symbol,path,frame,module,graph,nonsource,test,vendored,filename,title,titlename,b,symboltitle,tag").
+// ("names,words,symbol,path,frame,module,graph,nonsource,test,vendored,filename,title,titlename,b,symboltitle,tag,coverage").
 struct Weights {
   double identifier_bm25 = 1.0, word_bm25 = 0.5, symbol = 1.0, path = 2.0, last_frame = 3.0, module = 1.2,
          graph = 0.1, non_source = 0.3, test = 0.4, vendored = 0.2, file_name = 0.35, title_bm25 = 0.8,
-         title_name = 2.0, length_normalization = 0.2, symbol_title = 0.6, tag = 3.0;
+         title_name = 2.0, length_normalization = 0.2, symbol_title = 0.6, tag = 3.0, coverage = 0.75;
 };
 
 const Weights& weights() {
@@ -44,7 +44,7 @@ const Weights& weights() {
     if (const char* text = std::getenv("COMP_PIPELINE_WEIGHTS")) {
       double* fields[] = {&out.identifier_bm25, &out.word_bm25, &out.symbol, &out.path,     &out.last_frame, &out.module,
                           &out.graph,           &out.non_source, &out.test,  &out.vendored, &out.file_name,
-                          &out.title_bm25, &out.title_name, &out.length_normalization, &out.symbol_title, &out.tag};
+                          &out.title_bm25, &out.title_name, &out.length_normalization, &out.symbol_title, &out.tag, &out.coverage};
       std::string list(text);
       std::size_t start = 0;
       for (double* field : fields) {
@@ -376,6 +376,38 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     if (!about_tests && is_test_path(path)) candidate.score *= weights().test;
     if (is_example_path(path)) candidate.score *= weights().test;
     if (is_vendored_path(path)) candidate.score *= weights().vendored;
+  }
+  // 4b. Coverage: among the strongest candidates, files (path and text)
+  // that hold more of the title's distinct terms rank higher (BM25 rewards
+  // one rare term said often; an engineer looks for the file that is about
+  // all of the title).
+  if (weights().coverage > 0) {
+    std::unordered_set<std::string> wanted;
+    for (const std::string& term : title_terms)
+      graph::split_identifiers(term, [&](std::string_view token, int, int) {
+        if (token.size() >= 2) wanted.insert(std::string(token));
+      });
+    if (wanted.size() >= 2) {
+      std::vector<std::pair<double, std::string>> top;
+      for (const auto& [path, candidate] : candidates) top.emplace_back(-candidate.score, path);
+      std::sort(top.begin(), top.end());
+      if (top.size() > 20) top.resize(20);
+      for (const auto& [negative, path] : top) {
+        std::string text = path + "\n" + store.file_text(path).value_or("");
+        std::unordered_set<std::string> found;
+        graph::split_identifiers(text, [&](std::string_view token, int, int) {
+          if (found.size() < wanted.size()) {
+            std::string key(token);
+            if (wanted.count(key)) found.insert(std::move(key));
+          }
+        });
+        if (found.empty()) continue;
+        double coverage = static_cast<double>(found.size()) / static_cast<double>(wanted.size());
+        add(candidates, path, kBm25, 0,
+            "title terms " + std::to_string(found.size()) + "/" + std::to_string(wanted.size()));
+        candidates[path].score *= 1.0 + weights().coverage * coverage * coverage;
+      }
+    }
   }
   // 5. The graph: what the strongest files use and what uses them.
   std::vector<std::pair<std::string, double>> seeds;

@@ -205,5 +205,33 @@ TEST(Pipeline, ProseAboutTestingDoesNotLiftTests) {
   EXPECT_GT(result.ranking[test - 1].score, 2 * prose_score);
 }
 
+// Among the strongest files, the one that holds more of the title's distinct
+// terms says so in its evidence and ranks higher.
+TEST(Pipeline, TitleCoverage) {
+  TempTree tree("pipeline-coverage");
+  tree.write("src/server.ts", "export function listen(socket: string) {\n  return socket;\n}\n"
+                              "export function close(socket: string) {\n  return socket + socket;\n}\n");
+  tree.write("src/cli.ts", "export interface Options {\n  socket?: string;\n  socketMode?: string;  // permissions\n}\n"
+                           "export function parse(argv: string[]): Options {\n  return { socket: argv[0] };\n}\n");
+  index_tree(tree);
+  auto store = graph::Store::open_existing(tree.root());
+  Request request;
+  request.task = "Add option to set unix socket permissions\nThe socket is created with the default mode.";
+  Result result = run_pipeline(*store, tree.root(), request);
+  ASSERT_GE(result.ranking.size(), 2u);
+  EXPECT_EQ(result.ranking[0].path, "src/cli.ts");
+  auto says = [&](const std::string& path, const std::string& evidence) {
+    std::size_t rank = rank_of(result, path);
+    if (!rank) return false;
+    const auto& why = result.ranking[rank - 1].why;
+    return std::find(why.begin(), why.end(), evidence) != why.end();
+  };
+  // Title terms: add, option, unix, socket, permissions ("to", "set" are
+  // stop words); cli.ts holds socket and permissions ("Options" is another
+  // word), server.ts socket only.
+  EXPECT_TRUE(says("src/cli.ts", "title terms 2/5"));
+  EXPECT_TRUE(says("src/server.ts", "title terms 1/5"));
+}
+
 }  // namespace
 }  // namespace comp::pipeline
