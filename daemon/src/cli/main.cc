@@ -134,6 +134,17 @@ void print_summary(const comp::index::IndexSummary& summary, const fs::path& roo
   for (const std::string& error : summary.walk_errors) std::cout << "  walk: " << error << "\n";
 }
 
+void say_waiting() { std::cerr << "comp: another comp process is indexing this workspace; waiting for it\n"; }
+
+// Brings the index up to date before a command reads it (query, diff, pack).
+void refresh_index(const fs::path& root, unsigned jobs = 0) {
+  comp::index::IndexOptions options;
+  options.root = root;
+  options.jobs = jobs;  // 0: all cores
+  options.on_waiting = say_waiting;
+  comp::index::run_index(options);
+}
+
 int run_index_command(const Common& common, unsigned jobs, std::uint64_t max_file_size, bool rebuild, bool no_edges) {
   fs::path root = checked_root(common.root);
   if (root.empty()) return kExitUsage;
@@ -146,7 +157,7 @@ int run_index_command(const Common& common, unsigned jobs, std::uint64_t max_fil
   options.jobs = jobs;
   options.max_file_size = max_file_size;
   options.edges = !no_edges;
-  options.on_waiting = [] { std::cerr << "comp: another comp process is indexing this workspace; waiting for it\n"; };
+  options.on_waiting = say_waiting;
   bool bar = !common.json && isatty(STDERR_FILENO);
   if (bar) options.on_progress = draw_progress;
   comp::index::IndexSummary summary = comp::index::run_index(options);
@@ -374,11 +385,7 @@ int run_symbol_command(const Common& common, const std::string& name, const std:
 int run_diff_command(const Common& common, const std::string& base, int depth, std::size_t limit, bool refresh) {
   fs::path root = checked_root(common.root);
   if (root.empty()) return kExitUsage;
-  if (refresh) {  // the index must describe the working tree being compared
-    comp::index::IndexOptions options;
-    options.root = root;
-    comp::index::run_index(options);
-  }
+  if (refresh) refresh_index(root);  // the index must describe the working tree being compared
   auto store = comp::graph::Store::open_existing(root);
   try {
     comp::query::DiffReport report = comp::query::diff_report(*store, root, base, depth, limit);
@@ -437,11 +444,7 @@ int run_query_command(const Common& common, const QueryOptions& query) {
     std::cerr << "comp: the task is empty: give it as an argument or with --task-file\n";
     return kExitUsage;
   }
-  if (!query.no_refresh) {  // never answer from a stale index
-    comp::index::IndexOptions options;
-    options.root = root;
-    comp::index::run_index(options);
-  }
+  if (!query.no_refresh) refresh_index(root);  // never answer from a stale index
   auto store = comp::graph::Store::open_existing(root);
   comp::pipeline::Request request;
   request.task = task;
@@ -558,13 +561,7 @@ int run_pack_command(const Common& common, const PackFlags& flags) {
     }
   }
   std::ostream& out = flags.output.empty() ? std::cout : file;
-  if (!flags.no_refresh) {  // the files as they are now, and their hashes for the cache
-    comp::index::IndexOptions index_options;
-    index_options.root = root;
-    index_options.jobs = flags.jobs;
-    index_options.on_waiting = [] { std::cerr << "comp: another comp process is indexing this workspace; waiting for it\n"; };
-    comp::index::run_index(index_options);
-  }
+  if (!flags.no_refresh) refresh_index(root, flags.jobs);  // the files as they are now, and their hashes for the cache
   auto store = comp::graph::Store::open_existing(root);
   comp::pack::PackSummary summary = comp::pack::pack(*store, options, [&](const comp::pack::PackedFile& packed) {
     out << "================\nFile: " << packed.path << "\n================\n" << packed.text

@@ -160,7 +160,7 @@ Outcome process_document(const WorkItem& item, const IndexOptions& options, docs
     return outcome;
   }
   file.size = static_cast<std::uint64_t>(info.st_size);
-  file.mtime_ns = static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec;
+  file.mtime_ns = walk::mtime_ns_of(info);
   std::string fingerprint = std::move(*content);
   if (format == docs::Format::kParquet) fingerprint += "|" + std::to_string(file.size);
   if (format != docs::Format::kParquet && file.size > options.documents.max_file_bytes) {

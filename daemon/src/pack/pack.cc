@@ -1,7 +1,5 @@
 #include "pack/pack.h"
 
-#include <sys/stat.h>
-
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -27,10 +25,8 @@ struct Item {
 };
 
 bool matches_disk(const fs::path& root, const graph::FileRecord& file) {
-  struct stat info {};
-  if (::lstat((root / file.path).c_str(), &info) != 0 || !S_ISREG(info.st_mode)) return false;
-  std::int64_t mtime_ns = static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec;
-  return static_cast<std::uint64_t>(info.st_size) == file.size && mtime_ns == file.mtime_ns;
+  std::optional<walk::Stamp> stamp = walk::stamp_of((root / file.path).string());
+  return stamp && stamp->size == file.size && stamp->mtime_ns == file.mtime_ns;
 }
 
 }  // namespace
@@ -94,10 +90,9 @@ PackSummary pack(graph::Store& store, const PackOptions& options, const std::fun
     for (std::size_t m; (m = next.fetch_add(1)) < misses.size();) {
       Item& item = items[misses[m]];
       std::string content = walk::read_in_root(options.root, item.file->path, options.max_file_bytes);
-      if (content.empty()) {
-        struct stat info {};
-        if (::lstat((options.root / item.file->path).c_str(), &info) != 0 || !S_ISREG(info.st_mode) ||
-            info.st_size != 0) {
+      if (content.empty()) {  // an empty file, or one that cannot be read
+        std::optional<walk::Stamp> stamp = walk::stamp_of((options.root / item.file->path).string());
+        if (!stamp || stamp->size != 0) {
           item.unreadable = true;
           continue;
         }

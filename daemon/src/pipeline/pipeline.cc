@@ -1,7 +1,6 @@
 #include "pipeline/pipeline.h"
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -180,13 +179,9 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   // before `files` goes, also when the ranking throws).
   std::future<std::size_t> stale = std::async(std::launch::async, [&files, prefix = root.string() + "/"] {
     std::size_t count = 0;
-    std::string full;
     for (const auto& [path, file] : files) {
-      full.assign(prefix).append(path);
-      struct stat info {};
-      if (::lstat(full.c_str(), &info) != 0 || static_cast<std::uint64_t>(info.st_size) != file.size ||
-          static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec != file.mtime_ns)
-        ++count;
+      std::optional<walk::Stamp> stamp = walk::stamp_of(prefix + path);
+      if (!stamp || stamp->size != file.size || stamp->mtime_ns != file.mtime_ns) ++count;
     }
     return count;
   });
@@ -440,6 +435,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   // rest at the requested level; a file that does not fit is tried more
   // compressed, then cut to the lines that fit. Never over max_tokens.
   Clock::time_point pack_started = Clock::now();
+  pack::CompressionCache cache(store, root);
   std::vector<std::string> sent_texts;  // the whole text of each pivot file, for the second pass
   std::size_t budget = request.max_tokens;
   std::size_t considered = 0;
@@ -479,7 +475,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       int got_level = 0;
       if (level > 0 && language) {
         compress::Compressed compressed = pack::to_compressed(
-            pack::CompressionCache(store, root).compress(*language, text, static_cast<compress::Level>(level)));
+            cache.compress(*language, text, static_cast<compress::Level>(level)));
         content = std::move(compressed.text);
         got_level = static_cast<int>(compressed.level);
       }
@@ -544,7 +540,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       if (level > 0) {
         if (!language) continue;
         compress::Compressed compressed = pack::to_compressed(
-            pack::CompressionCache(store, root).compress(*language, text, static_cast<compress::Level>(level)));
+            cache.compress(*language, text, static_cast<compress::Level>(level)));
         if (static_cast<int>(compressed.level) != level) continue;
         content = std::move(compressed.text);
       }
@@ -572,9 +568,11 @@ FileView view_file(const std::string& rel_path, const std::string& content, int 
                    std::uint32_t last, pack::CompressionCache* cache) {
   FileView view;
   auto language = lang::detect(rel_path, std::string_view(content).substr(0, lang::kDetectHeadBytes));
-  if (level > 0 && language && cache) {
-    // The cache also knows both token counts: a hit tokenizes nothing.
-    graph::CompressedRecord record = cache->compress(*language, content, static_cast<compress::Level>(level));
+  if (level > 0 && language) {
+    // The record holds both token counts (a cache hit tokenizes nothing).
+    auto at = static_cast<compress::Level>(level);
+    graph::CompressedRecord record =
+        cache ? cache->compress(*language, content, at) : pack::compute(*language, content, "", at);
     view.raw_tokens = static_cast<std::size_t>(record.raw_tokens);
     view.text = std::move(record.text);
     view.level = record.level_reached;
@@ -586,12 +584,6 @@ FileView view_file(const std::string& rel_path, const std::string& content, int 
   } else {
     view.raw_tokens = tokens::count(content);
     view.text = content;
-    if (level > 0 && language) {
-      compress::Compressed compressed = compress::compress(*language, content, static_cast<compress::Level>(level));
-      view.text = std::move(compressed.text);
-      view.level = static_cast<int>(compressed.level);
-      view.errors = std::move(compressed.errors);
-    }
   }
   if (first) view.text = compress::slice_lines(view.text, first, last);
   view.tokens = tokens::count(view.text);

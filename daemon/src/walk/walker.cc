@@ -18,11 +18,11 @@
 #include "walk/ignore.h"
 
 namespace comp::walk {
-namespace {
-
 std::int64_t mtime_ns_of(const struct stat& st) {
   return static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
 }
+
+namespace {
 
 std::string errno_text(int err) { return std::strerror(err); }
 
@@ -372,6 +372,12 @@ WalkResult walk(const WalkOptions& options) { return Walk(options).run(); }
 bool looks_binary(std::string_view head) {
   const std::size_t n = std::min<std::size_t>(head.size(), 8192);
   return n != 0 && std::memchr(head.data(), '\0', n) != nullptr;
+}
+
+std::optional<Stamp> stamp_of(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  return Stamp{static_cast<std::uint64_t>(st.st_size), mtime_ns_of(st)};
 }
 
 std::string read_in_root(const std::filesystem::path& root, const std::string& rel_path, std::size_t limit) {

@@ -5,9 +5,12 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+struct stat;
 
 namespace comp::walk {
 
@@ -95,5 +98,18 @@ bool looks_binary(std::string_view head);
 // final symlink (paths come from the index or the walk, vetted when walked;
 // a link swapped in since is refused). "" when unreadable or not regular.
 std::string read_in_root(const std::filesystem::path& root, const std::string& rel_path, std::size_t limit);
+
+// st_mtim in nanoseconds, as the index records it.
+std::int64_t mtime_ns_of(const struct stat& st);
+
+// A regular file's size and modification time (ns), as the index records
+// them; the freshness checks compare these with the index's row.
+struct Stamp {
+  std::uint64_t size = 0;
+  std::int64_t mtime_ns = 0;
+};
+// The stamp of `path` without following a final symlink; nullopt when it is
+// absent or not a regular file.
+std::optional<Stamp> stamp_of(const std::string& path);
 
 }  // namespace comp::walk
