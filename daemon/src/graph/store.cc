@@ -542,6 +542,15 @@ std::vector<FileRecord> Store::files() {
   return out;
 }
 
+std::vector<IndexedFile> Store::indexed_files() {
+  std::vector<IndexedFile> out;
+  Statement statement(db_, "SELECT path, language, size, mtime_ns FROM files WHERE skip_reason = ''");
+  while (statement.step())
+    out.push_back({statement.text(0), statement.text(1), static_cast<std::uint64_t>(statement.integer(2)),
+                   statement.integer(3)});
+  return out;
+}
+
 std::optional<std::string> Store::file_text(const std::string& path) {
   Statement statement(db_, "SELECT body FROM files_fts WHERE rowid = (SELECT rowid FROM files WHERE path = ?1)");
   statement.bind(1, path);
@@ -606,8 +615,9 @@ std::vector<std::pair<std::string, double>> Store::search_files(const std::strin
                                                                 double length_normalization) {
   std::vector<std::pair<std::string, double>> out;
   Statement statement(db_,
-                      "SELECT f.path, -comp_bm25(files_fts, ?3, 4.0, 1.0) FROM files_fts JOIN files f ON f.rowid = "
-                      "files_fts.rowid WHERE files_fts MATCH ?1 ORDER BY comp_bm25(files_fts, ?3, 4.0, 1.0) LIMIT ?2");
+                      "SELECT f.path, -s.score FROM (SELECT rowid, comp_bm25(files_fts, ?3, 4.0, 1.0) AS score FROM "
+                      "files_fts WHERE files_fts MATCH ?1 ORDER BY score LIMIT ?2) s JOIN files f ON f.rowid = s.rowid "
+                      "ORDER BY s.score");
   statement.bind(1, fts_query).bind(2, static_cast<std::int64_t>(limit)).bind(3, length_normalization);
   while (statement.step()) out.emplace_back(statement.text(0), sqlite3_column_double(statement.raw(), 1));
   return out;
@@ -624,9 +634,9 @@ std::vector<std::pair<NodeRecord, double>> Store::search_symbols(const std::stri
     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
   }
   Statement statement(db_, ("SELECT " + columns +
-                            ", -bm25(symbols_fts, 4.0, 1.0, 1.0) FROM symbols_fts JOIN nodes n ON n.rowid = "
-                            "symbols_fts.rowid WHERE symbols_fts MATCH ?1 ORDER BY bm25(symbols_fts, 4.0, 1.0, 1.0) "
-                            "LIMIT ?2").c_str());
+                            ", -s.score FROM (SELECT rowid, bm25(symbols_fts, 4.0, 1.0, 1.0) AS score FROM symbols_fts "
+                            "WHERE symbols_fts MATCH ?1 ORDER BY score LIMIT ?2) s JOIN nodes n ON n.rowid = s.rowid "
+                            "ORDER BY s.score").c_str());
   statement.bind(1, fts_query).bind(2, static_cast<std::int64_t>(limit));
   while (statement.step()) {
     double score = sqlite3_column_double(statement.raw(), sqlite3_column_count(statement.raw()) - 1);

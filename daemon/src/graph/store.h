@@ -58,6 +58,15 @@ struct FileRecord {
   std::int64_t indexed_at = 0;  // unix seconds
 };
 
+// What a query needs of each indexed file: a lighter row than FileRecord,
+// for reading every file of a large tree on each query.
+struct IndexedFile {
+  std::string path;
+  std::string language;
+  std::uint64_t size = 0;
+  std::int64_t mtime_ns = 0;
+};
+
 struct NodeRecord {
   std::string id;            // stable: "<path>::<Qualified.Name>" (+ "#N" for the Nth same name)
   std::string file_path;
@@ -225,6 +234,8 @@ class Store {
 
   std::unordered_map<std::string, FileState> file_states();
   std::vector<FileRecord> files();
+  // The files that were indexed (no skip reason), in no particular order.
+  std::vector<IndexedFile> indexed_files();
   std::optional<FileRecord> file(const std::string& path);
   // The text the full-text index holds for a file (for documents: their
   // rendered text); nullopt when the file has none.

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <random>
 
@@ -71,6 +72,33 @@ TEST_F(StoreTest, CreatesSchemaAndRoundTrips) {
   EXPECT_EQ(store->symbols({"beta", "", "", 0}).size(), 1u);
   EXPECT_EQ(store->stats().symbols, 2);
   EXPECT_EQ(store->integrity_check(), "ok");
+}
+
+TEST_F(StoreTest, IndexedFilesAreTheFilesWithoutASkipReason) {
+  auto store = Store::open(root_);
+  {
+    Batch batch(*store);
+    batch.put_file(file_record("a.py", "h1"), {node_record("a.py", "alpha")}, "alpha");
+    FileRecord binary = file_record("logo.png", "h2");
+    binary.language = "";
+    binary.skip_reason = "binary";
+    batch.put_file(binary, {}, "");
+    FileRecord readme = file_record("README.md", "h3");
+    readme.language = "";
+    readme.size = 77;
+    batch.put_file(readme, {}, "read me");
+    batch.commit();
+  }
+  std::vector<IndexedFile> files = store->indexed_files();
+  std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
+  ASSERT_EQ(files.size(), 2u);
+  EXPECT_EQ(files[0].path, "README.md");
+  EXPECT_EQ(files[0].language, "");
+  EXPECT_EQ(files[0].size, 77u);
+  EXPECT_EQ(files[1].path, "a.py");
+  EXPECT_EQ(files[1].language, "python");
+  EXPECT_EQ(files[1].mtime_ns, 1234567890123);
+  EXPECT_EQ(store->files().size(), 3u);
 }
 
 TEST_F(StoreTest, PutFileReplacesNodesAndText) {

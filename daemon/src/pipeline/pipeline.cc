@@ -170,17 +170,20 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   bool about_tests = std::regex_search(lower(title), kTestWord);
   for (const std::string& path : result.terms.paths) about_tests = about_tests || is_test_path(path);
 
-  std::unordered_map<std::string, graph::FileRecord> files;
-  for (graph::FileRecord& file : store.files())
-    if (file.skip_reason.empty()) files.emplace(file.path, std::move(file));
+  // Every indexed file, and a lookup by path into it (a large tree has tens
+  // of thousands: a light row each, read once per query).
+  const std::vector<graph::IndexedFile> indexed = store.indexed_files();
+  std::unordered_map<std::string_view, const graph::IndexedFile*> files;
+  files.reserve(indexed.size());
+  for (const graph::IndexedFile& file : indexed) files.emplace(file.path, &file);
   // Freshness: indexed files whose size or mtime differ from the disk. One
   // lstat per indexed file is most of a large tree's query time, so it runs
   // beside the ranking (declared after `files`: its destructor waits for it
   // before `files` goes, also when the ranking throws).
-  std::future<std::size_t> stale = std::async(std::launch::async, [&files, prefix = root.string() + "/"] {
+  std::future<std::size_t> stale = std::async(std::launch::async, [&indexed, prefix = root.string() + "/"] {
     std::size_t count = 0;
-    for (const auto& [path, file] : files) {
-      std::optional<walk::Stamp> stamp = walk::stamp_of(prefix + path);
+    for (const graph::IndexedFile& file : indexed) {
+      std::optional<walk::Stamp> stamp = walk::stamp_of(prefix + file.path);
       if (!stamp || stamp->size != file.size || stamp->mtime_ns != file.mtime_ns) ++count;
     }
     return count;
@@ -265,7 +268,8 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   for (const std::string& mentioned : terms.paths) {
     std::vector<std::string> exact, by_name;
     std::string base = mentioned.substr(mentioned.rfind('/') == std::string::npos ? 0 : mentioned.rfind('/') + 1);
-    for (const auto& [path, file] : files) {
+    for (const graph::IndexedFile& file : indexed) {
+      const std::string& path = file.path;
       // "src/a/b.py" as written, or written absolute ("/home/x/proj/src/a/b.py",
       // ".../site-packages/pkg/b.py"): either ends with the other.
       if (path == mentioned || path.ends_with("/" + mentioned) || mentioned.ends_with("/" + path))
@@ -284,7 +288,8 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   // weaker path evidence, only when few files carry that name.
   {
     std::unordered_map<std::string, std::vector<std::string>> by_stem;
-    for (const auto& [path, file] : files) {
+    for (const graph::IndexedFile& file : indexed) {
+      const std::string& path = file.path;
       if (file.language.empty()) continue;
       std::size_t slash = path.rfind('/');
       std::string base = path.substr(slash == std::string::npos ? 0 : slash + 1);
@@ -334,8 +339,8 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   for (const Frame& frame : terms.frames) {
     std::string match;
     int found = 0;
-    for (const auto& [path, file] : files)
-      if (path == frame.path || frame.path.ends_with("/" + path) || path.ends_with("/" + frame.path)) {
+    for (const graph::IndexedFile& file : indexed)
+      if (const std::string& path = file.path; path == frame.path || frame.path.ends_with("/" + path) || path.ends_with("/" + frame.path)) {
         match = path;
         ++found;
       }
@@ -351,8 +356,8 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       // "handler.hello" names a module only when few files could be it
       // (every project template has a handler.py).
       std::vector<std::string> matched;
-      for (const auto& [path, file] : files)
-        if (path == suffix || path.ends_with("/" + suffix)) matched.push_back(path);
+      for (const graph::IndexedFile& file : indexed)
+        if (const std::string& path = file.path; path == suffix || path.ends_with("/" + suffix)) matched.push_back(path);
       for (const std::string& path : matched)
         add(candidates, path, kModules, 1.0 / static_cast<double>(matched.size()), "module " + dotted);
     }
@@ -366,7 +371,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
                       w.path * std::min(candidate.parts[kPaths], 1.0) + candidate.parts[kFrame] +
                       w.module * std::min(candidate.parts[kModules], 1.0) +
                       w.tag * std::min(candidate.parts[kTag], 1.0);
-    const graph::FileRecord& file = files.at(path);
+    const graph::IndexedFile& file = *files.at(path);
     if (file.language.empty()) candidate.score *= weights().non_source;
     if (!about_tests && is_test_path(path)) candidate.score *= weights().test;
     if (is_example_path(path)) candidate.score *= weights().test;
@@ -447,7 +452,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       continue;
     }
     const std::string& path = ranked[i].first;
-    const graph::FileRecord& file = files.at(path);
+    const graph::IndexedFile& file = *files.at(path);
     bool document = docs::format_of(path).has_value();
     std::string text = document ? document_view(store, path, ranked[i].second->symbols)
                                 : walk::read_in_root(root, path, 4u << 20);
@@ -533,7 +538,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     const std::string& text = sent_texts[p];
     if (budget < 32) break;
     if (pivot.level == 0 && pivot.lines.empty()) continue;
-    const graph::FileRecord& file = files.at(pivot.path);
+    const graph::IndexedFile& file = *files.at(pivot.path);
     std::optional<lang::Language> language = lang::from_name(file.language);
     for (int level = pivot.lines.empty() ? pivot.level - 1 : pivot.level; level >= 0; --level) {
       std::string content = text;
