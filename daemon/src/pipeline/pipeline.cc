@@ -311,9 +311,19 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
           said.insert(lower(word.substr(0, word.size() - 1)));
       }
     for (const std::string& name : title_names) said.insert(name);
+    for (const std::string& compound : terms.compounds) said.insert(compound);  // "invoke local" -> invokeLocal/
+    // A compound that names a file is the more specific reading: "invoke
+    // local" is invokeLocal/, not invoke/.
+    std::vector<std::string> named_compounds;
+    for (const std::string& compound : terms.compounds)
+      if (by_stem.count(compound)) named_compounds.push_back(compound);
     for (const std::string& word : said) {
       auto found = by_stem.find(word);
       if (found == by_stem.end()) continue;
+      if (std::any_of(named_compounds.begin(), named_compounds.end(), [&](const std::string& compound) {
+            return compound != word && (compound.starts_with(word) || compound.ends_with(word));
+          }))
+        continue;
       // Files of one folder (Chip/Chip.js, Chip/Chip.d.ts, Chip/index.js)
       // are one module: split the evidence between folders, not files.
       std::set<std::string> folders;

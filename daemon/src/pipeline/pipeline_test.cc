@@ -182,6 +182,28 @@ TEST(Pipeline, TitleTagNamesTheComponent) {
   EXPECT_EQ(result.ranking[0].path, "src/ButtonBase/TouchRipple.js");
 }
 
+// "sls invoke local": two words that are one folder's name in the code.
+TEST(Pipeline, AdjacentWordsNameAFolder) {
+  TempTree tree("pipeline-compound");
+  tree.write("lib/plugins/invoke/index.js", "class Invoke {\n  invoke() { return this.provider.request('invoke'); }\n"
+                                            "  log(text) { console.log(text); }\n}\nmodule.exports = Invoke;\n");
+  tree.write("lib/plugins/invokeLocal/index.js", "class InvokeLocal {\n  run(handler, event) {\n"
+                                                 "    return require(handler)(event);\n  }\n}\n"
+                                                 "module.exports = InvokeLocal;\n");
+  tree.write("lib/plugins/deploy/index.js", "class Deploy {\n  deploy(stage) { return stage; }\n}\n"
+                                            "module.exports = Deploy;\n");
+  index_tree(tree);
+  auto store = graph::Store::open_existing(tree.root());
+  Request request;
+  request.task = "Expose an environment variable when running via sls invoke local\n"
+                 "When I invoke my function, I want to know that it runs on my machine and not in the cloud.";
+  Result result = run_pipeline(*store, tree.root(), request);
+  ASSERT_FALSE(result.ranking.empty());
+  EXPECT_EQ(result.ranking[0].path, "lib/plugins/invokeLocal/index.js");
+  const auto& why = result.ranking[0].why;
+  EXPECT_NE(std::find(why.begin(), why.end(), "name invokelocal"), why.end());
+}
+
 // Tests are lifted only when the title is about tests or a test file is
 // named: "when testing locally" in the body is about the reporter.
 TEST(Pipeline, ProseAboutTestingDoesNotLiftTests) {

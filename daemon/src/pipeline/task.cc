@@ -130,6 +130,54 @@ TaskTerms analyze_task(std::string_view text) {
     if (!frame.function.empty() && frame.function[0] != '<' && !stop_words().count(frame.function))
       add_unique(terms.identifiers, seen_ident, frame.function, frame.function);
 
+  // Compounds: two adjacent prose words joined by one space or hyphen may
+  // be one name in the code ("sls invoke local" -> invokeLocal/,
+  // "api-gateway" -> apiGateway/, "--trace-token" -> traceToken).
+  {
+    static const std::unordered_set<std::string> kGlue = {
+        "a", "an", "the", "and", "or", "but", "of", "to", "in", "on", "at", "by", "for", "from", "with", "is", "are",
+        "was", "were", "be", "been", "it", "its", "this", "that", "these", "those", "i", "you", "we", "they", "he",
+        "she", "my", "our", "your", "their", "me", "them", "if", "then", "else", "when", "where", "which", "who",
+        "why", "how", "not", "no", "do", "does", "did", "can", "could", "should", "would", "will", "as", "so", "than",
+        "too", "very", "just", "also", "there", "here", "what", "while", "has", "have", "had", "into", "via", "all"};
+    struct Word {
+      std::size_t start, end;
+    };
+    std::vector<Word> words;
+    for (std::size_t k = 0; k < input.size();) {
+      if (!std::isalpha(static_cast<unsigned char>(input[k]))) {
+        ++k;
+        continue;
+      }
+      std::size_t from = k;
+      while (k < input.size() && std::isalnum(static_cast<unsigned char>(input[k]))) ++k;
+      words.push_back({from, k});
+    }
+    auto plain = [&](const Word& w) {  // "invoke", "Local", "CLI"; not "useTLS" (a name already)
+      std::size_t upper = 0;
+      for (std::size_t k = w.start + 1; k < w.end; ++k) upper += std::isupper(static_cast<unsigned char>(input[k])) != 0;
+      return upper == 0 || upper + 1 == w.end - w.start;
+    };
+    std::unordered_set<std::string> seen_compound;
+    for (std::size_t w = 0; w + 1 < words.size(); ++w) {
+      const Word& a = words[w];
+      const Word& b = words[w + 1];
+      if (b.start != a.end + 1 || (input[a.end] != ' ' && input[a.end] != '-')) continue;
+      char before = a.start > 0 ? input[a.start - 1] : ' ';
+      char after = b.end < input.size() ? input[b.end] : ' ';
+      char after2 = b.end + 1 < input.size() ? input[b.end + 1] : ' ';
+      if (before == '_' || before == '/' || before == '.' || after == '_' || after == '/' ||
+          (after == '.' && std::isalnum(static_cast<unsigned char>(after2))))
+        continue;  // part of a path or a dotted name
+      if (!plain(a) || !plain(b)) continue;
+      std::string first = input.substr(a.start, a.end - a.start), second = input.substr(b.start, b.end - b.start);
+      std::transform(first.begin(), first.end(), first.begin(), [](unsigned char c) { return std::tolower(c); });
+      std::transform(second.begin(), second.end(), second.begin(), [](unsigned char c) { return std::tolower(c); });
+      if (kGlue.count(first) || kGlue.count(second) || first.size() + second.size() < 6) continue;
+      add_unique(terms.compounds, seen_compound, first + second, first + second);
+    }
+  }
+
   // Words and dotted names.
   std::size_t i = 0;
   while (i < input.size()) {

@@ -24,6 +24,8 @@ struct TaskTerms {
   std::vector<Frame> frames;             // Python, JS/TS, Java, Go, Rust trace frames
   std::vector<std::string> quoted;       // quoted strings and error messages (> 8 chars)
   std::vector<std::string> words;        // the remaining prose words, lower-case, stop words dropped
+  std::vector<std::string> compounds;    // two adjacent words as one name, lower-case: "invoke local",
+                                         // "api-gateway", "--trace-token" -> invokelocal, apigateway, tracetoken
 };
 
 TaskTerms analyze_task(std::string_view text);

@@ -29,6 +29,22 @@ TEST(Task, PythonTracebackGivesFramesPathsAndFunctions) {
   EXPECT_FALSE(has(terms.identifiers, "most"));
 }
 
+TEST(Task, AdjacentWordsAreCompoundNames) {
+  TaskTerms terms = analyze_task(
+      "Expose IS_LOCAL when running via `sls invoke local`\nSupport api-gateway endpoints; add a CLI option "
+      "--trace-token. Use the VPC - Link, see docs/api-gateway.md and useTLS value or the_flag.");
+  EXPECT_TRUE(has(terms.compounds, "invokelocal"));
+  EXPECT_TRUE(has(terms.compounds, "apigateway"));
+  EXPECT_TRUE(has(terms.compounds, "tracetoken"));
+  EXPECT_TRUE(has(terms.compounds, "clioption"));
+  EXPECT_FALSE(has(terms.compounds, "runningvia"));  // a glue word joins nothing
+  EXPECT_FALSE(has(terms.compounds, "vpclink"));     // " - " is not one name
+  EXPECT_FALSE(has(terms.compounds, "usetlsvalue"));  // useTLS is a name already
+  EXPECT_FALSE(has(terms.compounds, "flagsee"));       // not across sentences
+  // Only one occurrence each, in order of first use.
+  EXPECT_EQ(std::count(terms.compounds.begin(), terms.compounds.end(), "apigateway"), 1);
+}
+
 TEST(Task, JavaScriptJavaAndGoFrames) {
   TaskTerms terms = analyze_task(
       "TypeError: x is undefined\n    at renderRow (src/components/Table.tsx:120:15)\n"

@@ -204,7 +204,8 @@ nlohmann::json to_json(const pipeline::Result& result) {
           {"left_out", result.left_out},
           {"freshness", {{"stale_files", result.stale_files}}},
           {"task_terms", {{"identifiers", terms.identifiers}, {"dotted", terms.dotted}, {"paths", terms.paths},
-                          {"frames", frames}, {"quoted", terms.quoted}, {"words", terms.words}}},
+                          {"frames", frames}, {"quoted", terms.quoted}, {"words", terms.words},
+                          {"compounds", terms.compounds}}},
           {"timing_ms", {{"search", result.search_ms}, {"pack", result.pack_ms}}}};
 }
 
