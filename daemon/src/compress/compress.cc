@@ -681,7 +681,12 @@ bool is_pre_element(TSNode element, std::string_view source) {
 }
 
 void walk(const Spec& spec, Language language, TSNode root, std::string_view source, bool skeleton,
-          Collected& out) {
+          const std::vector<std::pair<std::uint32_t, std::uint32_t>>& keep_lines, Collected& out) {
+  auto kept = [&](TSNode node) {
+    std::uint32_t first = ts_node_start_point(node).row + 1, last = ts_node_end_point(node).row + 1;
+    return std::any_of(keep_lines.begin(), keep_lines.end(),
+                       [&](const auto& range) { return range.first <= last && first <= range.second; });
+  };
   TSTreeCursor cursor = ts_tree_cursor_new(root);
   std::vector<TSSymbol> ancestors;
   bool maybe_cgo = language == Language::kGo && source.find("import \"C\"") != std::string_view::npos;
@@ -727,7 +732,7 @@ void walk(const Spec& spec, Language language, TSNode root, std::string_view sou
           }
           break;
         case Role::kOwner:
-          if (skeleton) {
+          if (skeleton && !kept(node)) {
             const BodyRule& rule = spec.table.rules[static_cast<std::size_t>(spec.rule[symbol])];
             Edit edit;
             bool whole = !rule.assigned_only || assigned(spec, ancestors);
@@ -962,7 +967,7 @@ Compressed compress(Language language, std::string_view source, Level level, con
   for (int current = static_cast<int>(level); current >= 1; --current) {
     Level at = static_cast<Level>(current);
     Collected collected;
-    walk(spec, language, root, source, at == Level::kSkeleton, collected);
+    walk(spec, language, root, source, at == Level::kSkeleton, options.keep_lines, collected);
     // A literal's tail is found before the edits inside its kept elements.
     std::stable_sort(collected.bodies.begin(), collected.bodies.end(),
                      [](const Edit& a, const Edit& b) { return a.start < b.start; });

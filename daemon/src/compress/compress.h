@@ -50,6 +50,10 @@ struct Compressed {
 struct Options {
   bool verify = true;          // re-parse the output and fall back when it parses worse
   unsigned timeout_ms = 10000; // per parse (0: no limit); a timeout returns the input with an error
+  // Level 2: functions whose lines overlap one of these input line ranges
+  // (1-based, inclusive) keep their bodies: the symbols a task is about, in
+  // full, inside the skeleton of the rest.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> keep_lines;
 };
 
 // Never fails: on any problem returns a lower level (at worst the input) with

@@ -328,6 +328,48 @@ TEST(Compress, PythonBodies) {
             "    def stub(self) -> None: ...\n");
 }
 
+// The functions a task is about keep their bodies (comments still go);
+// the rest is the skeleton, and the whole still parses.
+TEST(Compress, KeptLinesKeepTheirBodies) {
+  std::string source =
+      "class Cart:\n"
+      "    def add(self, item):\n"
+      "        self.items.append(item)  # one more\n"
+      "        return self\n"
+      "\n"
+      "    def total(self):\n"
+      "        # the sum of prices\n"
+      "        return sum(i.price for i in self.items)\n"
+      "\n"
+      "    def clear(self):\n"
+      "        self.items = []\n"
+      "        return self\n";
+  Options options;
+  options.keep_lines = {{7, 7}};  // a line inside total()
+  Compressed kept = compress(Language::kPython, source, Level::kSkeleton, options);
+  EXPECT_EQ(kept.level, Level::kSkeleton);
+  EXPECT_EQ(kept.text,
+            "class Cart:\n"
+            "    def add(self, item):\n"
+            "        ...\n"
+            "\n"
+            "    def total(self):\n"
+            "        return sum(i.price for i in self.items)\n"
+            "\n"
+            "    def clear(self):\n"
+            "        ...\n");
+  EXPECT_TRUE(kept.reparsed_clean);
+  // A range over the class keeps every method inside it.
+  options.keep_lines = {{1, 12}};
+  EXPECT_EQ(compress(Language::kPython, source, Level::kSkeleton, options).text,
+            compress(Language::kPython, source, Level::kNoComments).text);
+  // TypeScript: a kept method inside an elided-elsewhere class.
+  std::string ts = "class A {\n  m(): number {\n    return 1 + 2;\n  }\n  n(): number {\n    return 3 + 4;\n  }\n}\n";
+  options.keep_lines = {{5, 7}};
+  EXPECT_EQ(compress(Language::kTypeScript, ts, Level::kSkeleton, options).text,
+            "class A {\n  m(): number { /* ... */ }\n  n(): number {\n    return 3 + 4;\n  }\n}\n");
+}
+
 TEST(Compress, BodyForms) {
   EXPECT_EQ(level2(Language::kRust, "fn f(x: u32) -> u32 {\n    x.pow(2) + 1\n}\n"), "fn f(x: u32) -> u32 { /* ... */ }\n");
   EXPECT_EQ(level2(Language::kGo, "package p\n\nfunc f() int {\n\treturn g() + 1\n}\n"),

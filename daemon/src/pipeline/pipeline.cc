@@ -11,6 +11,7 @@
 #include <map>
 #include <regex>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -150,6 +151,151 @@ bool is_vendored_path(std::string_view path) {
          path.ends_with(".min.js") || path.ends_with(".min.css") || path.ends_with(".bundle.js");
 }
 
+// Whole lines of `text` from line `first` on that fit `limit` tokens (as
+// many as counting line by line allows): their text, exact token count and
+// number (0 lines when none fits).
+struct Cut {
+  std::string text;
+  std::size_t tokens = 0, lines = 0;
+};
+
+Cut cut_to_fit(const std::string& text, std::size_t limit, std::size_t first = 1) {
+  // Where each line from `first` on starts (the last entry: the end).
+  std::vector<std::size_t> starts;
+  std::size_t at = 0;
+  for (std::size_t line = 1; line < first && at < text.size(); ++line) {
+    std::size_t end = text.find('\n', at);
+    at = end == std::string::npos ? text.size() : end + 1;
+  }
+  for (; at < text.size();) {
+    starts.push_back(at);
+    std::size_t end = text.find('\n', at);
+    at = end == std::string::npos ? text.size() : end + 1;
+  }
+  starts.push_back(text.size());
+  std::size_t total = starts.size() - 1;
+  auto slice = [&](std::size_t lines) { return text.substr(starts[0], starts[lines] - starts[0]); };
+  // Lines counted one by one add up to at least the count of their join (a
+  // line break and the next indentation may share a token): take lines while
+  // that sum fits, from an exact count on.
+  auto extend = [&](std::size_t lines, std::size_t tokens) {
+    while (lines < total) {
+      std::size_t more = tokens::count(std::string_view(text).substr(starts[lines], starts[lines + 1] - starts[lines]));
+      if (tokens + more > limit) break;
+      tokens += more;
+      ++lines;
+    }
+    return lines;
+  };
+  Cut cut;
+  std::size_t lines = extend(0, 0);
+  std::string content = slice(lines);
+  std::size_t count = tokens::count(content);
+  if (count <= limit) {
+    if (std::size_t more = extend(lines, count); more > lines) {  // the join counted less: room for more lines
+      std::string longer = slice(more);
+      if (std::size_t longer_count = tokens::count(longer); longer_count <= limit) {
+        lines = more;
+        content = std::move(longer);
+        count = longer_count;
+      }
+    }
+  } else {
+    // Not expected of BPE; stay exact anyway: the longest prefix that fits.
+    std::size_t low = 0, high = lines;
+    content.clear();
+    count = 0;
+    while (low < high) {
+      std::size_t mid = (low + high + 1) / 2;
+      std::string part = slice(mid);
+      std::size_t part_count = tokens::count(part);
+      if (part_count <= limit) {
+        low = mid;
+        content = std::move(part);
+        count = part_count;
+      } else {
+        high = mid - 1;
+      }
+    }
+    lines = low;
+  }
+  cut.text = std::move(content);
+  cut.tokens = count;
+  cut.lines = lines;
+  return cut;
+}
+
+// What a cut file is cut from: a compressed text, the line the cut starts
+// at, and where the bodies sent in full start in it.
+struct Cutting {
+  std::string text;  // "" when the file is not cut
+  std::size_t first = 1;
+  std::vector<std::tuple<std::size_t, std::size_t, std::string>> kept;  // start line, most lines, name
+};
+
+// Cuts `pivot` from `cutting` to at most `limit` tokens; false when not one line fits.
+bool apply_cut(PivotFile& pivot, const Cutting& cutting, std::size_t limit) {
+  Cut cut = cut_to_fit(cutting.text, limit, cutting.first);
+  if (cut.lines == 0) return false;
+  std::size_t last = cutting.first + cut.lines - 1;
+  pivot.content = std::move(cut.text);
+  pivot.token_count = cut.tokens;
+  pivot.lines = std::to_string(cutting.first) + "-" + std::to_string(last);
+  // A kept body is at most as long as in the source (its comments go).
+  pivot.full_bodies.clear();
+  for (const auto& [at, most, name] : cutting.kept)
+    if (at >= cutting.first && at + most - 1 <= last &&
+        std::find(pivot.full_bodies.begin(), pivot.full_bodies.end(), name) == pivot.full_bodies.end())
+      pivot.full_bodies.push_back(name);
+  return true;
+}
+
+std::vector<std::string_view> lines_of(std::string_view text) {
+  std::vector<std::string_view> out;
+  for (std::size_t at = 0; at <= text.size();) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string_view::npos) end = text.size();
+    out.push_back(text.substr(at, end - at));
+    at = end + 1;
+  }
+  return out;
+}
+
+std::string_view trimmed(std::string_view line) {
+  while (!line.empty() && std::isspace(static_cast<unsigned char>(line.front()))) line.remove_prefix(1);
+  while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.remove_suffix(1);
+  return line;
+}
+
+// The line of compressed `output` (1-based) that is line `input_line` of
+// `source`, or 0. Compression keeps a kept line's text (a trailing comment
+// may go) and its order; among equal lines the one at the nearest relative
+// position wins.
+std::size_t output_line_of(const std::vector<std::string_view>& output, const std::vector<std::string_view>& source,
+                           std::uint32_t input_line) {
+  if (input_line == 0 || input_line > source.size()) return 0;
+  std::string_view wanted = trimmed(source[input_line - 1]);
+  if (wanted.size() < 4) return 0;
+  double expected = static_cast<double>(input_line) * static_cast<double>(output.size()) /
+                    static_cast<double>(source.size());
+  std::size_t best = 0;
+  double distance = 0;
+  for (std::size_t k = 0; k < output.size() && k < input_line; ++k) {
+    std::string_view line = trimmed(output[k]);
+    if (line != wanted && !(line.size() >= 8 && wanted.starts_with(line))) continue;
+    double d = std::abs(static_cast<double>(k + 1) - expected);
+    if (!best || d < distance) {
+      best = k + 1;
+      distance = d;
+    }
+  }
+  return best;
+}
+
+// A packing level between 1 and 2: the skeleton with the bodies of the
+// symbols the task is about.
+constexpr int kSkeletonWithBodies = 3;
+
 Result run_pipeline(graph::Store& store, const fs::path& root, const Request& request) {
   Result result;
   result.max_tokens = request.max_tokens;
@@ -259,10 +405,20 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       hits.clear();  // a query FTS5 refuses is no evidence
     }
     std::unordered_map<std::string, double> best;
+    std::unordered_map<std::string, std::string> best_name;  // hits come best first
     double top = hits.empty() || hits.front().second <= 0 ? 1 : hits.front().second;
     for (const auto& [node, score] : hits)
-      if (files.count(node.file_path)) best[node.file_path] = std::max(best[node.file_path], score / top);
-    for (const auto& [path, score] : best) add(candidates, path, kBm25, weights().symbol_title * score, "symbols title");
+      if (files.count(node.file_path)) {
+        best[node.file_path] = std::max(best[node.file_path], score / top);
+        best_name.emplace(node.file_path, node.name);
+      }
+    for (const auto& [path, score] : best) {
+      add(candidates, path, kBm25, weights().symbol_title * score, "symbols title");
+      // The symbol the title is about: packed with its body when it fits.
+      std::vector<std::string>& symbols = candidates[path].symbols;
+      const std::string& name = best_name[path];
+      if (std::find(symbols.begin(), symbols.end(), name) == symbols.end()) symbols.push_back(name);
+    }
   }
   // 3. Paths, file names and module names the task mentions (stack frames included).
   for (const std::string& mentioned : terms.paths) {
@@ -452,6 +608,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   Clock::time_point pack_started = Clock::now();
   pack::CompressionCache cache(store, root);
   std::vector<std::string> sent_texts;  // the whole text of each pivot file, for the second pass
+  std::vector<Cutting> cuttings;        // what each cut pivot file was cut from
   std::size_t budget = request.max_tokens;
   std::size_t considered = 0;
   for (std::size_t i = 0; i < ranked.size() && considered < std::max<std::size_t>(request.ranking_size, 20); ++i) {
@@ -468,78 +625,126 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
                                 : walk::read_in_root(root, path, 4u << 20);
     if (text.empty()) continue;
     std::optional<lang::Language> language = lang::from_name(file.language);
-    std::size_t raw_tokens = tokens::count(text);
+    // The whole file's tokens: from the cache's record when one is read.
+    std::optional<std::size_t> raw;
+    auto raw_tokens = [&] {
+      if (!raw) raw = tokens::count(text);
+      return *raw;
+    };
     std::vector<int> levels;
     if (result.pivot_files.empty()) {
       // The strongest file: whole when it takes at most half the budget.
-      if (raw_tokens <= request.max_tokens / 2) levels.push_back(0);
+      if (raw_tokens() <= request.max_tokens / 2) levels.push_back(0);
       for (int level = std::max(1, std::min(request.compression_level, 1)); level <= 2; ++level) levels.push_back(level);
     } else {
       for (int level = std::clamp(request.compression_level, 0, 2); level <= 2; ++level) levels.push_back(level);
     }
+    // Before the plain skeleton: the skeleton with the bodies of the
+    // symbols the task is about.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> keep_lines;
+    std::vector<std::string> kept_symbols;
+    std::vector<std::tuple<std::uint32_t, std::uint32_t, std::string>> kept_nodes;  // lines, name
+    // (The strongest file only: it costs a parse that the cache cannot keep.)
+    if (language && !document && !ranked[i].second->symbols.empty() && result.pivot_files.empty()) {
+      const std::vector<std::string>& wanted = ranked[i].second->symbols;
+      for (const graph::NodeRecord& node : store.nodes_of_file(path))
+        if (node.kind != "file" && std::find(wanted.begin(), wanted.end(), node.name) != wanted.end()) {
+          keep_lines.emplace_back(node.line, node.end_line);
+          kept_nodes.emplace_back(node.line, node.end_line, node.name);
+          if (std::find(kept_symbols.begin(), kept_symbols.end(), node.name) == kept_symbols.end())
+            kept_symbols.push_back(node.name);
+        }
+      if (!keep_lines.empty()) levels.insert(std::find(levels.begin(), levels.end(), 2), kSkeletonWithBodies);
+    }
+    // No file takes the whole budget on the first pass: the strongest at
+    // most half of it, the others an eighth (each cut to its first lines
+    // when its skeleton is larger), so the next files are seen too. Budget
+    // left at the end goes back to the best files.
+    constexpr std::size_t kFirstShare = 2, kOtherShare = 8;
+    std::size_t allowance = std::min(budget, std::max<std::size_t>(
+        request.max_tokens / (result.pivot_files.empty() ? kFirstShare : kOtherShare), 200));
     PivotFile pivot;
     pivot.path = path;
     pivot.score = ranked[i].second->score;
     pivot.symbols = ranked[i].second->symbols;
-    pivot.raw_token_count = raw_tokens;
     bool placed = false;
-    std::string best_text;
+    std::string best_text, bodies_text;
     int best_level = 0;
     for (int level : levels) {
       std::string content = text;
       int got_level = 0;
-      if (level > 0 && language) {
-        compress::Compressed compressed = pack::to_compressed(
-            cache.compress(*language, text, static_cast<compress::Level>(level)));
+      bool with_bodies = false;
+      if (level == kSkeletonWithBodies) {
+        // Not cached: the kept bodies depend on the task.
+        compress::Options options;
+        options.keep_lines = keep_lines;
+        compress::Compressed compressed = compress::compress(*language, text, compress::Level::kSkeleton, options);
+        if (compressed.level != compress::Level::kSkeleton) continue;
+        content = std::move(compressed.text);
+        got_level = 2;
+        with_bodies = true;
+      }
+      std::optional<std::size_t> counted;
+      if (level > 0 && level != kSkeletonWithBodies && language) {
+        graph::CompressedRecord record = cache.compress(*language, text, static_cast<compress::Level>(level));
+        if (!raw) raw = static_cast<std::size_t>(record.raw_tokens);
+        counted = static_cast<std::size_t>(record.tokens);
+        compress::Compressed compressed = pack::to_compressed(std::move(record));
         content = std::move(compressed.text);
         got_level = static_cast<int>(compressed.level);
       }
-      std::size_t count = level == 0 ? raw_tokens : tokens::count(content);
-      if (count <= budget) {
+      std::size_t count = counted ? *counted : with_bodies ? tokens::count(content) : raw_tokens();
+      if (count <= allowance) {
         pivot.content = std::move(content);
         pivot.token_count = count;
         pivot.level = got_level;
+        if (with_bodies) pivot.full_bodies = kept_symbols;
         placed = true;
         break;
+      }
+      if (with_bodies) {  // too large: cut below around the first kept body
+        bodies_text = std::move(content);
+        continue;
       }
       best_text = std::move(content);
       best_level = got_level;
     }
-    if (!placed && budget >= 200 && !best_text.empty()) {
-      // The most compressed form, cut at a line boundary to what fits.
-      std::size_t lines = static_cast<std::size_t>(std::count(best_text.begin(), best_text.end(), '\n')) + 1;
-      std::size_t low = 0, high = lines;
-      std::string fitted;
-      std::size_t fitted_tokens = 0;
-      while (low < high) {
-        std::size_t mid = (low + high + 1) / 2;
-        std::string slice = compress::slice_lines(best_text, 1, static_cast<std::uint32_t>(mid));
-        std::size_t count = tokens::count(slice);
-        if (count <= budget) {
-          low = mid;
-          fitted = std::move(slice);
-          fitted_tokens = count;
-        } else {
-          high = mid - 1;
-        }
-      }
-      if (low > 0) {
-        pivot.content = std::move(fitted);
-        pivot.token_count = fitted_tokens;
-        pivot.level = best_level;
-        pivot.lines = "1-" + std::to_string(low);
-        placed = true;
+    Cutting cutting;
+    if (!placed && allowance >= 200 && !bodies_text.empty()) {
+      // The skeleton with the task's bodies, from a little before the
+      // first of them.
+      std::vector<std::string_view> out_lines = lines_of(bodies_text), in_lines = lines_of(text);
+      for (const auto& [node_first, node_last, name] : kept_nodes)
+        if (std::size_t at = output_line_of(out_lines, in_lines, node_first))
+          cutting.kept.emplace_back(at, node_last - node_first + 1, name);
+      std::sort(cutting.kept.begin(), cutting.kept.end());
+      if (!cutting.kept.empty()) {
+        constexpr std::size_t kLinesBefore = 3;  // what precedes the first body: decorators, a class line
+        std::size_t at = std::get<0>(cutting.kept.front());
+        cutting.first = at > kLinesBefore ? at - kLinesBefore : 1;
+        cutting.text = std::move(bodies_text);
+        pivot.level = 2;
+        placed = apply_cut(pivot, cutting, allowance);
       }
     }
+    if (!placed && allowance >= 200 && !best_text.empty()) {
+      // The most compressed form, from its first line.
+      cutting = Cutting{std::move(best_text), 1, {}};
+      pivot.level = best_level;
+      placed = apply_cut(pivot, cutting, allowance);
+    }
+    if (!placed) cutting = Cutting{};
     if (!placed) {
       result.left_out.push_back(path);
       continue;
     }
     budget -= pivot.token_count;
     result.tokens_sent += pivot.token_count;
-    result.raw_tokens += raw_tokens;
+    pivot.raw_token_count = raw_tokens();
+    result.raw_tokens += pivot.raw_token_count;
     result.pivot_files.push_back(std::move(pivot));
     sent_texts.push_back(std::move(text));
+    cuttings.push_back(std::move(cutting));
   }
   // Budget left over: send the best files less compressed (whole rather than
   // cut, comments rather than none), best first, while it fits.
@@ -552,7 +757,11 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     std::optional<lang::Language> language = lang::from_name(file.language);
     for (int level = pivot.lines.empty() ? pivot.level - 1 : pivot.level; level >= 0; --level) {
       std::string content = text;
-      if (level > 0) {
+      // A cut of the skeleton with the task's bodies grows into all of it.
+      bool bodies = level == 2 && !cuttings[p].kept.empty();
+      if (bodies) {
+        content = cuttings[p].text;
+      } else if (level > 0) {
         if (!language) continue;
         compress::Compressed compressed = pack::to_compressed(
             cache.compress(*language, text, static_cast<compress::Level>(level)));
@@ -567,7 +776,20 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
         pivot.token_count = count;
         pivot.level = level;
         pivot.lines.clear();
+        pivot.full_bodies.clear();  // level 1 or 0: every body is in it
+        if (bodies)
+          for (const auto& [at, most, name] : cuttings[p].kept)
+            if (std::find(pivot.full_bodies.begin(), pivot.full_bodies.end(), name) == pivot.full_bodies.end())
+              pivot.full_bodies.push_back(name);
         break;
+      }
+    }
+    if (!pivot.lines.empty() && budget >= 32 && !cuttings[p].text.empty()) {
+      // Still cut: more of its lines.
+      std::size_t before = pivot.token_count;
+      if (apply_cut(pivot, cuttings[p], before + budget) && pivot.token_count > before) {
+        budget -= pivot.token_count - before;
+        result.tokens_sent += pivot.token_count - before;
       }
     }
   }

@@ -41,6 +41,7 @@ struct PivotFile {
   std::size_t raw_token_count = 0;   // tokens of the whole file
   int level = 0;                     // compression level of `content`
   std::string lines;                 // "" for the whole file, "A-B" when only those lines are sent
+  std::vector<std::string> full_bodies;  // level 2: the symbols whose bodies are sent in full
   std::string content;
 };
 

@@ -112,6 +112,70 @@ TEST(Pipeline, SupportingFilesAreSkeletons) {
   EXPECT_NEAR(result.cost_estimation, static_cast<double>(result.tokens_sent) * 3.0 / 1e6, 1e-12);
 }
 
+// A module of `count` functions, each with a body of a few lines.
+std::string many_functions(int count, const std::string& prefix) {
+  std::string text;
+  for (int i = 0; i < count; ++i) {
+    std::string n = std::to_string(i);
+    text += "def " + prefix + n + "(value, scale=1):\n    total = value * scale + " + n +
+            "\n    if total > 100:\n        total -= " + n + "\n    elif total < 0:\n        total += " + n +
+            "\n    total = round(total * 1.5, 2)\n    return total\n\n\n";
+  }
+  return text;
+}
+
+// The strongest file, too large to send whole, goes as a skeleton that keeps
+// the bodies of the symbols the task names.
+TEST(Pipeline, TheStrongestFileKeepsTheNamedBodies) {
+  TempTree tree("pipeline-bodies");
+  tree.write("ledger/steps.py", many_functions(220, "step_") +
+                                    "def reconcile_accounts(left, right):\n    merged = dict(left)\n"
+                                    "    merged.update(right)\n    return sorted(merged.items())\n");
+  tree.write("ledger/other.py", "def unrelated():\n    return 1\n");
+  index_tree(tree);
+  auto store = graph::Store::open_existing(tree.root());
+  Request request;
+  request.task = "reconcile_accounts drops entries\nreconcile_accounts(a, b) loses keys that both ledgers have.";
+  Result result = run_pipeline(*store, tree.root(), request);
+  ASSERT_FALSE(result.pivot_files.empty());
+  const PivotFile& top = result.pivot_files[0];
+  ASSERT_EQ(top.path, "ledger/steps.py");
+  EXPECT_GT(top.raw_token_count, request.max_tokens);  // not sent whole
+  EXPECT_EQ(top.level, 2);
+  EXPECT_EQ(top.full_bodies, std::vector<std::string>{"reconcile_accounts"});
+  EXPECT_NE(top.content.find("    merged.update(right)\n"), std::string::npos);
+  EXPECT_EQ(top.content.find("total -= 7"), std::string::npos);  // other bodies elided
+  EXPECT_NE(top.content.find("def step_7(value, scale=1):"), std::string::npos);
+  EXPECT_LE(result.tokens_sent, request.max_tokens);
+}
+
+// A file whose skeleton alone is over half the budget is cut; the cut starts
+// at the body the task names, and the next files still get their share.
+TEST(Pipeline, ACutHoldsTheNamedBodyAndLeavesRoomForOthers) {
+  TempTree tree("pipeline-cut");
+  tree.write("ledger/steps.py", many_functions(700, "step_") +
+                                    "def reconcile_accounts(left, right):\n    merged = dict(left)\n"
+                                    "    merged.update(right)\n    return sorted(merged.items())\n");
+  tree.write("ledger/report.py", "from ledger.steps import reconcile_accounts\n\n\ndef report(a, b):\n"
+                                 "    return reconcile_accounts(a, b)\n");
+  index_tree(tree);
+  auto store = graph::Store::open_existing(tree.root());
+  Request request;
+  request.task = "reconcile_accounts drops entries\nreconcile_accounts(a, b) loses keys that both ledgers have.";
+  Result result = run_pipeline(*store, tree.root(), request);
+  ASSERT_GE(result.pivot_files.size(), 2u);
+  const PivotFile& top = result.pivot_files[0];
+  ASSERT_EQ(top.path, "ledger/steps.py");
+  ASSERT_FALSE(top.lines.empty());
+  EXPECT_NE(top.lines.rfind("1-", 0), 0u) << top.lines;  // not the file's first lines
+  EXPECT_NE(top.content.find("def reconcile_accounts(left, right):\n    merged = dict(left)"), std::string::npos);
+  EXPECT_EQ(top.full_bodies, std::vector<std::string>{"reconcile_accounts"});
+  EXPECT_NE(std::find_if(result.pivot_files.begin(), result.pivot_files.end(),
+                         [](const PivotFile& f) { return f.path == "ledger/report.py"; }),
+            result.pivot_files.end());
+  EXPECT_LE(result.tokens_sent, request.max_tokens);
+}
+
 TEST(Pipeline, FreshnessCountsFilesChangedSinceIndexed) {
   TempTree tree("pipeline-fresh");
   write_shop(tree);

@@ -184,7 +184,7 @@ nlohmann::json to_json(const pipeline::Result& result) {
   for (const pipeline::PivotFile& pivot : result.pivot_files)
     pivots.push_back({{"path", pivot.path}, {"score", pivot.score}, {"symbols", pivot.symbols},
                       {"token_count", pivot.token_count}, {"raw_token_count", pivot.raw_token_count},
-                      {"compression_level", pivot.level},
+                      {"compression_level", pivot.level}, {"full_bodies", pivot.full_bodies},
                       {"lines", pivot.lines.empty() ? nlohmann::json(nullptr) : nlohmann::json(pivot.lines)},
                       {"content", pivot.content}});
   nlohmann::json ranking = nlohmann::json::array();

@@ -53,6 +53,8 @@ export interface PivotFile {
   readonly raw_token_count: number;
   readonly compression_level: number;
   readonly lines: string | null;
+  /** Level 2: the symbols whose bodies are sent in full inside the skeleton. */
+  readonly full_bodies?: readonly string[];
   readonly content?: string;
 }
 
