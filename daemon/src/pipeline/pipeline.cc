@@ -225,31 +225,6 @@ Cut cut_to_fit(const std::string& text, std::size_t limit, std::size_t first = 1
   return cut;
 }
 
-// What a cut file is cut from: a compressed text, the line the cut starts
-// at, and where the bodies sent in full start in it.
-struct Cutting {
-  std::string text;  // "" when the file is not cut
-  std::size_t first = 1;
-  std::vector<std::tuple<std::size_t, std::size_t, std::string>> kept;  // start line, most lines, name
-};
-
-// Cuts `pivot` from `cutting` to at most `limit` tokens; false when not one line fits.
-bool apply_cut(PivotFile& pivot, const Cutting& cutting, std::size_t limit) {
-  Cut cut = cut_to_fit(cutting.text, limit, cutting.first);
-  if (cut.lines == 0) return false;
-  std::size_t last = cutting.first + cut.lines - 1;
-  pivot.content = std::move(cut.text);
-  pivot.token_count = cut.tokens;
-  pivot.lines = std::to_string(cutting.first) + "-" + std::to_string(last);
-  // A kept body is at most as long as in the source (its comments go).
-  pivot.full_bodies.clear();
-  for (const auto& [at, most, name] : cutting.kept)
-    if (at >= cutting.first && at + most - 1 <= last &&
-        std::find(pivot.full_bodies.begin(), pivot.full_bodies.end(), name) == pivot.full_bodies.end())
-      pivot.full_bodies.push_back(name);
-  return true;
-}
-
 std::vector<std::string_view> lines_of(std::string_view text) {
   std::vector<std::string_view> out;
   for (std::size_t at = 0; at <= text.size();) {
@@ -290,6 +265,52 @@ std::size_t output_line_of(const std::vector<std::string_view>& output, const st
     }
   }
   return best;
+}
+
+// What a cut file is cut from: a compressed text, the line the cut starts
+// at, and where the bodies sent in full start in it.
+struct Cutting {
+  std::string text;  // "" when the file is not cut
+  std::size_t first = 1;
+  std::vector<std::tuple<std::size_t, std::size_t, std::string>> kept;  // start line, most lines, name
+};
+
+// Cuts `pivot` from `cutting` to at most `limit` tokens; false when not one line fits.
+bool apply_cut(PivotFile& pivot, const Cutting& cutting, std::size_t limit) {
+  Cut cut = cut_to_fit(cutting.text, limit, cutting.first);
+  if (cut.lines == 0) return false;
+  std::size_t first = cutting.first, last = cutting.first + cut.lines - 1;
+  std::vector<std::string_view> lines = lines_of(cutting.text);
+  if (!lines.empty() && lines.back().empty()) lines.pop_back();  // after the final line break
+  if (last >= lines.size() && first > 1) {
+    // The cut reaches the end: the budget it leaves goes to the lines before.
+    std::size_t tokens = cut.tokens, earlier = first;
+    while (earlier > 1) {
+      std::size_t more = tokens::count(std::string(lines[earlier - 2]) + "\n");
+      if (tokens + more > limit) break;
+      tokens += more;
+      --earlier;
+    }
+    if (earlier < first) {
+      std::string longer = compress::slice_lines(cutting.text, static_cast<std::uint32_t>(earlier),
+                                                 static_cast<std::uint32_t>(last));
+      if (std::size_t count = tokens::count(longer); count <= limit) {
+        first = earlier;
+        cut.text = std::move(longer);
+        cut.tokens = count;
+      }
+    }
+  }
+  pivot.content = std::move(cut.text);
+  pivot.token_count = cut.tokens;
+  pivot.lines = std::to_string(first) + "-" + std::to_string(last);
+  // A kept body is at most as long as in the source (its comments go).
+  pivot.full_bodies.clear();
+  for (const auto& [at, most, name] : cutting.kept)
+    if (at >= first && at + most - 1 <= last &&
+        std::find(pivot.full_bodies.begin(), pivot.full_bodies.end(), name) == pivot.full_bodies.end())
+      pivot.full_bodies.push_back(name);
+  return true;
 }
 
 // A packing level between 1 and 2: the skeleton with the bodies of the

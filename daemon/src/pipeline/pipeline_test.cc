@@ -174,6 +174,8 @@ TEST(Pipeline, ACutHoldsTheNamedBodyAndLeavesRoomForOthers) {
                          [](const PivotFile& f) { return f.path == "ledger/report.py"; }),
             result.pivot_files.end());
   EXPECT_LE(result.tokens_sent, request.max_tokens);
+  // The named body is the file's last: the cut takes the lines before it.
+  EXPECT_GE(result.tokens_sent * 10, request.max_tokens * 9);
 }
 
 TEST(Pipeline, FreshnessCountsFilesChangedSinceIndexed) {
