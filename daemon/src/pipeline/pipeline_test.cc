@@ -126,17 +126,24 @@ std::string many_functions(int count, const std::string& prefix) {
 
 // The strongest file, too large to send whole, goes as a skeleton that keeps
 // the bodies of the symbols the task names.
-TEST(Pipeline, TheStrongestFileKeepsTheNamedBodies) {
-  TempTree tree("pipeline-bodies");
-  tree.write("ledger/steps.py", many_functions(220, "step_") +
+// ledger/steps.py: `functions` steps, then the function the task names; and
+// a second file. The pipeline's answer to a task about that function.
+Result ask_about_reconcile(TempTree& tree, int functions, const std::string& other_path,
+                           const std::string& other_text, Request& request) {
+  tree.write("ledger/steps.py", many_functions(functions, "step_") +
                                     "def reconcile_accounts(left, right):\n    merged = dict(left)\n"
                                     "    merged.update(right)\n    return sorted(merged.items())\n");
-  tree.write("ledger/other.py", "def unrelated():\n    return 1\n");
+  tree.write(other_path, other_text);
   index_tree(tree);
   auto store = graph::Store::open_existing(tree.root());
-  Request request;
   request.task = "reconcile_accounts drops entries\nreconcile_accounts(a, b) loses keys that both ledgers have.";
-  Result result = run_pipeline(*store, tree.root(), request);
+  return run_pipeline(*store, tree.root(), request);
+}
+
+TEST(Pipeline, TheStrongestFileKeepsTheNamedBodies) {
+  TempTree tree("pipeline-bodies");
+  Request request;
+  Result result = ask_about_reconcile(tree, 220, "ledger/other.py", "def unrelated():\n    return 1\n", request);
   ASSERT_FALSE(result.pivot_files.empty());
   const PivotFile& top = result.pivot_files[0];
   ASSERT_EQ(top.path, "ledger/steps.py");
@@ -153,16 +160,11 @@ TEST(Pipeline, TheStrongestFileKeepsTheNamedBodies) {
 // at the body the task names, and the next files still get their share.
 TEST(Pipeline, ACutHoldsTheNamedBodyAndLeavesRoomForOthers) {
   TempTree tree("pipeline-cut");
-  tree.write("ledger/steps.py", many_functions(700, "step_") +
-                                    "def reconcile_accounts(left, right):\n    merged = dict(left)\n"
-                                    "    merged.update(right)\n    return sorted(merged.items())\n");
-  tree.write("ledger/report.py", "from ledger.steps import reconcile_accounts\n\n\ndef report(a, b):\n"
-                                 "    return reconcile_accounts(a, b)\n");
-  index_tree(tree);
-  auto store = graph::Store::open_existing(tree.root());
   Request request;
-  request.task = "reconcile_accounts drops entries\nreconcile_accounts(a, b) loses keys that both ledgers have.";
-  Result result = run_pipeline(*store, tree.root(), request);
+  Result result = ask_about_reconcile(tree, 700, "ledger/report.py",
+                                      "from ledger.steps import reconcile_accounts\n\n\ndef report(a, b):\n"
+                                      "    return reconcile_accounts(a, b)\n",
+                                      request);
   ASSERT_GE(result.pivot_files.size(), 2u);
   const PivotFile& top = result.pivot_files[0];
   ASSERT_EQ(top.path, "ledger/steps.py");
