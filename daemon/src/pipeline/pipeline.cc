@@ -669,7 +669,9 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     if (language && !document && !ranked[i].second->symbols.empty() && result.pivot_files.empty()) {
       const std::vector<std::string>& wanted = ranked[i].second->symbols;
       for (const graph::NodeRecord& node : store.nodes_of_file(path))
-        if (node.kind != "file" && std::find(wanted.begin(), wanted.end(), node.name) != wanted.end()) {
+        // Functions only: a named class keeps its members' skeleton.
+        if ((node.kind == "function" || node.kind == "method" || node.kind == "constructor") &&
+            std::find(wanted.begin(), wanted.end(), node.name) != wanted.end()) {
           keep_lines.emplace_back(node.line, node.end_line);
           kept_nodes.emplace_back(node.line, node.end_line, node.name);
           if (std::find(kept_symbols.begin(), kept_symbols.end(), node.name) == kept_symbols.end())
