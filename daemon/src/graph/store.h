@@ -54,7 +54,7 @@ struct FileRecord {
   std::string skip_reason;   // "" when indexed; walk::to_string(SkipReason) otherwise
   std::string error;         // parse errors, "" when none
   bool has_syntax_errors = false;
-  std::int64_t symbol_count = 0;
+  std::int64_t symbol_count = 0;  // put_file writes the count of the non-file nodes it stores
   std::int64_t indexed_at = 0;  // unix seconds
 };
 
