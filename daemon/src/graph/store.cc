@@ -524,14 +524,21 @@ fs::path Store::quarantine(const fs::path& root) {
   return target;
 }
 
-std::unordered_map<std::string, FileState> Store::file_states() {
+std::unordered_map<std::string, FileState> Store::file_states(bool hashes) {
   std::unordered_map<std::string, FileState> states;
   Statement& statement = statements_->file_states;
   ResetOnExit reset{statement};
   while (statement.step())
     states.emplace(statement.text(0), FileState{static_cast<std::uint64_t>(statement.integer(1)),
-                                                statement.integer(2), statement.text(3), statement.text(4)});
+                                                statement.integer(2), hashes ? statement.text(3) : std::string(),
+                                                statement.text(4)});
   return states;
+}
+
+std::string Store::file_hash(const std::string& path) {
+  Statement statement(db_, "SELECT hash FROM files WHERE path = ?1");
+  statement.bind(1, path);
+  return statement.step() ? statement.text(0) : std::string();
 }
 
 std::vector<FileRecord> Store::files() {

@@ -232,7 +232,11 @@ class Store {
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
-  std::unordered_map<std::string, FileState> file_states();
+  // Every file's state; without `hashes` the sha256 fields stay empty (a
+  // refresh needs them only for files whose size or mtime changed:
+  // file_hash()), which spares a string per file on large trees.
+  std::unordered_map<std::string, FileState> file_states(bool hashes = true);
+  std::string file_hash(const std::string& path);  // "" when unknown
   std::vector<FileRecord> files();
   // The files that were indexed (no skip reason), in no particular order.
   std::vector<IndexedFile> indexed_files();

@@ -388,18 +388,19 @@ IndexSummary run_index(const IndexOptions& options) {
   summary.directories = std::move(walked.directories);
   summary.files_on_disk = walked.files.size() + walked.skipped.size();
 
-  std::unordered_map<std::string, graph::FileState> previous = store->file_states();
+  std::unordered_map<std::string, graph::FileState> previous = store->file_states(/*hashes=*/false);
   std::vector<WorkItem> work;
   std::unordered_set<std::string_view> present;
   present.reserve(summary.files_on_disk);
   for (const walk::WalkEntry& entry : walked.files) {
     present.insert(entry.rel_path);
     auto found = previous.find(entry.rel_path);
-    const graph::FileState* state = found == previous.end() ? nullptr : &found->second;
+    graph::FileState* state = found == previous.end() ? nullptr : &found->second;
     if (state && state->size == entry.size && state->mtime_ns == entry.mtime_ns) {
       ++summary.files_unchanged;
       continue;
     }
+    if (state) state->sha256 = store->file_hash(entry.rel_path);  // same content under a new mtime?
     work.push_back({&entry, state});
   }
 
