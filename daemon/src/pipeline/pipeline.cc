@@ -109,6 +109,11 @@ struct Candidate {
   std::vector<std::string> symbols;
 };
 
+// Appends `name` unless `names` holds it already.
+void add_name(std::vector<std::string>& names, const std::string& name) {
+  if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+}
+
 void add(std::unordered_map<std::string, Candidate>& candidates, const std::string& path, Part part, double score,
          const std::string& why) {
   Candidate& candidate = candidates[path];
@@ -153,10 +158,11 @@ bool is_vendored_path(std::string_view path) {
 
 // Whole lines of `text` from line `first` on that fit `limit` tokens (as
 // many as counting line by line allows): their text, exact token count and
-// number (0 lines when none fits).
+// number (0 lines when none fits), and whether they reach the text's end.
 struct Cut {
   std::string text;
   std::size_t tokens = 0, lines = 0;
+  bool to_end = false;
 };
 
 Cut cut_to_fit(const std::string& text, std::size_t limit, std::size_t first = 1) {
@@ -222,6 +228,7 @@ Cut cut_to_fit(const std::string& text, std::size_t limit, std::size_t first = 1
   cut.text = std::move(content);
   cut.tokens = count;
   cut.lines = lines;
+  cut.to_end = lines == total;
   return cut;
 }
 
@@ -280,10 +287,9 @@ bool apply_cut(PivotFile& pivot, const Cutting& cutting, std::size_t limit) {
   Cut cut = cut_to_fit(cutting.text, limit, cutting.first);
   if (cut.lines == 0) return false;
   std::size_t first = cutting.first, last = cutting.first + cut.lines - 1;
-  std::vector<std::string_view> lines = lines_of(cutting.text);
-  if (!lines.empty() && lines.back().empty()) lines.pop_back();  // after the final line break
-  if (last >= lines.size() && first > 1) {
+  if (cut.to_end && first > 1) {
     // The cut reaches the end: the budget it leaves goes to the lines before.
+    std::vector<std::string_view> lines = lines_of(cutting.text);
     std::size_t tokens = cut.tokens, earlier = first;
     while (earlier > 1) {
       std::size_t more = tokens::count(std::string(lines[earlier - 2]) + "\n");
@@ -307,10 +313,22 @@ bool apply_cut(PivotFile& pivot, const Cutting& cutting, std::size_t limit) {
   // A kept body is at most as long as in the source (its comments go).
   pivot.full_bodies.clear();
   for (const auto& [at, most, name] : cutting.kept)
-    if (at >= first && at + most - 1 <= last &&
-        std::find(pivot.full_bodies.begin(), pivot.full_bodies.end(), name) == pivot.full_bodies.end())
-      pivot.full_bodies.push_back(name);
+    if (at >= first && at + most - 1 <= last) add_name(pivot.full_bodies, name);
   return true;
+}
+
+// A file at a compression level through the index's cache, with the
+// token counts the cache keeps (a hit tokenizes nothing).
+struct CachedForm {
+  std::string text;
+  int level = 0;  // reached: lower than asked when a level failed its check
+  std::size_t tokens = 0, raw_tokens = 0;
+};
+
+CachedForm cached_form(pack::CompressionCache& cache, lang::Language language, const std::string& text, int level) {
+  graph::CompressedRecord record = cache.compress(language, text, static_cast<compress::Level>(level));
+  return {std::move(record.text), record.level_reached, static_cast<std::size_t>(record.tokens),
+          static_cast<std::size_t>(record.raw_tokens)};
 }
 
 // A packing level between 1 and 2: the skeleton with the bodies of the
@@ -411,8 +429,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     double weight = (title_names.count(lower(name)) ? weights().title_name : 1.0) / static_cast<double>(defining.size());
     for (const std::string& path : defining) {
       add(candidates, path, kSymbols, weight, "symbol " + name);
-      std::vector<std::string>& symbols = candidates[path].symbols;
-      if (std::find(symbols.begin(), symbols.end(), name) == symbols.end()) symbols.push_back(name);
+      add_name(candidates[path].symbols, name);
     }
   }
   // 2b. Symbols whose names, signatures or scopes hold the title's terms:
@@ -425,20 +442,14 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     } catch (const graph::StoreError&) {
       hits.clear();  // a query FTS5 refuses is no evidence
     }
-    std::unordered_map<std::string, double> best;
-    std::unordered_map<std::string, std::string> best_name;  // hits come best first
+    // Hits come best first: a file's first hit is its best symbol.
+    std::unordered_map<std::string, std::pair<double, std::string>> best;
     double top = hits.empty() || hits.front().second <= 0 ? 1 : hits.front().second;
     for (const auto& [node, score] : hits)
-      if (files.count(node.file_path)) {
-        best[node.file_path] = std::max(best[node.file_path], score / top);
-        best_name.emplace(node.file_path, node.name);
-      }
-    for (const auto& [path, score] : best) {
-      add(candidates, path, kBm25, weights().symbol_title * score, "symbols title");
-      // The symbol the title is about: packed with its body when it fits.
-      std::vector<std::string>& symbols = candidates[path].symbols;
-      const std::string& name = best_name[path];
-      if (std::find(symbols.begin(), symbols.end(), name) == symbols.end()) symbols.push_back(name);
+      if (files.count(node.file_path)) best.try_emplace(node.file_path, std::max(0.0, score / top), node.name);
+    for (const auto& [path, symbol] : best) {
+      add(candidates, path, kBm25, weights().symbol_title * symbol.first, "symbols title");
+      add_name(candidates[path].symbols, symbol.second);  // packed with its body when it fits
     }
   }
   // 3. Paths, file names and module names the task mentions (stack frames included).
@@ -661,23 +672,17 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       for (int level = std::clamp(request.compression_level, 0, 2); level <= 2; ++level) levels.push_back(level);
     }
     // Before the plain skeleton: the skeleton with the bodies of the
-    // symbols the task is about.
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> keep_lines;
-    std::vector<std::string> kept_symbols;
-    std::vector<std::tuple<std::uint32_t, std::uint32_t, std::string>> kept_nodes;  // lines, name
-    // (The strongest file only: it costs a parse that the cache cannot keep.)
+    // functions the task is about (a named class keeps its members'
+    // skeleton). The strongest file only: it costs a parse that the cache
+    // cannot keep.
+    std::vector<graph::NodeRecord> kept_nodes;
     if (language && !document && !ranked[i].second->symbols.empty() && result.pivot_files.empty()) {
       const std::vector<std::string>& wanted = ranked[i].second->symbols;
-      for (const graph::NodeRecord& node : store.nodes_of_file(path))
-        // Functions only: a named class keeps its members' skeleton.
+      for (graph::NodeRecord& node : store.nodes_of_file(path))
         if ((node.kind == "function" || node.kind == "method" || node.kind == "constructor") &&
-            std::find(wanted.begin(), wanted.end(), node.name) != wanted.end()) {
-          keep_lines.emplace_back(node.line, node.end_line);
-          kept_nodes.emplace_back(node.line, node.end_line, node.name);
-          if (std::find(kept_symbols.begin(), kept_symbols.end(), node.name) == kept_symbols.end())
-            kept_symbols.push_back(node.name);
-        }
-      if (!keep_lines.empty()) levels.insert(std::find(levels.begin(), levels.end(), 2), kSkeletonWithBodies);
+            std::find(wanted.begin(), wanted.end(), node.name) != wanted.end())
+          kept_nodes.push_back(std::move(node));
+      if (!kept_nodes.empty()) levels.insert(std::find(levels.begin(), levels.end(), 2), kSkeletonWithBodies);
     }
     // No file takes the whole budget on the first pass: the strongest at
     // most half of it, the others an eighth (each cut to its first lines
@@ -696,32 +701,32 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     for (int level : levels) {
       std::string content = text;
       int got_level = 0;
-      bool with_bodies = false;
-      if (level == kSkeletonWithBodies) {
+      std::size_t count = 0;
+      bool with_bodies = level == kSkeletonWithBodies;
+      if (with_bodies) {
         // Not cached: the kept bodies depend on the task.
         compress::Options options;
-        options.keep_lines = keep_lines;
+        for (const graph::NodeRecord& node : kept_nodes) options.keep_lines.emplace_back(node.line, node.end_line);
         compress::Compressed compressed = compress::compress(*language, text, compress::Level::kSkeleton, options);
         if (compressed.level != compress::Level::kSkeleton) continue;
         content = std::move(compressed.text);
         got_level = 2;
-        with_bodies = true;
+        count = tokens::count(content);
+      } else if (level > 0 && language) {
+        CachedForm form = cached_form(cache, *language, text, level);
+        if (!raw) raw = form.raw_tokens;
+        content = std::move(form.text);
+        got_level = form.level;
+        count = form.tokens;
+      } else {
+        count = raw_tokens();
       }
-      std::optional<std::size_t> counted;
-      if (level > 0 && level != kSkeletonWithBodies && language) {
-        graph::CompressedRecord record = cache.compress(*language, text, static_cast<compress::Level>(level));
-        if (!raw) raw = static_cast<std::size_t>(record.raw_tokens);
-        counted = static_cast<std::size_t>(record.tokens);
-        compress::Compressed compressed = pack::to_compressed(std::move(record));
-        content = std::move(compressed.text);
-        got_level = static_cast<int>(compressed.level);
-      }
-      std::size_t count = counted ? *counted : with_bodies ? tokens::count(content) : raw_tokens();
       if (count <= allowance) {
         pivot.content = std::move(content);
         pivot.token_count = count;
         pivot.level = got_level;
-        if (with_bodies) pivot.full_bodies = kept_symbols;
+        if (with_bodies)
+          for (const graph::NodeRecord& node : kept_nodes) add_name(pivot.full_bodies, node.name);
         placed = true;
         break;
       }
@@ -737,9 +742,9 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       // The skeleton with the task's bodies, from a little before the
       // first of them.
       std::vector<std::string_view> out_lines = lines_of(bodies_text), in_lines = lines_of(text);
-      for (const auto& [node_first, node_last, name] : kept_nodes)
-        if (std::size_t at = output_line_of(out_lines, in_lines, node_first))
-          cutting.kept.emplace_back(at, node_last - node_first + 1, name);
+      for (const graph::NodeRecord& node : kept_nodes)
+        if (std::size_t at = output_line_of(out_lines, in_lines, node.line))
+          cutting.kept.emplace_back(at, node.end_line - node.line + 1, node.name);
       std::sort(cutting.kept.begin(), cutting.kept.end());
       if (!cutting.kept.empty()) {
         constexpr std::size_t kLinesBefore = 3;  // what precedes the first body: decorators, a class line
@@ -756,7 +761,6 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       pivot.level = best_level;
       placed = apply_cut(pivot, cutting, allowance);
     }
-    if (!placed) cutting = Cutting{};
     if (!placed) {
       result.left_out.push_back(path);
       continue;
@@ -780,18 +784,21 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     std::optional<lang::Language> language = lang::from_name(file.language);
     for (int level = pivot.lines.empty() ? pivot.level - 1 : pivot.level; level >= 0; --level) {
       std::string content = text;
+      std::size_t count = 0;
       // A cut of the skeleton with the task's bodies grows into all of it.
       bool bodies = level == 2 && !cuttings[p].kept.empty();
       if (bodies) {
         content = cuttings[p].text;
+        count = tokens::count(content);
       } else if (level > 0) {
         if (!language) continue;
-        compress::Compressed compressed = pack::to_compressed(
-            cache.compress(*language, text, static_cast<compress::Level>(level)));
-        if (static_cast<int>(compressed.level) != level) continue;
-        content = std::move(compressed.text);
+        CachedForm form = cached_form(cache, *language, text, level);
+        if (form.level != level) continue;
+        content = std::move(form.text);
+        count = form.tokens;
+      } else {
+        count = pivot.raw_token_count;
       }
-      std::size_t count = tokens::count(content);
       if (count > pivot.token_count && count - pivot.token_count <= budget) {
         budget -= count - pivot.token_count;
         result.tokens_sent += count - pivot.token_count;
@@ -801,9 +808,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
         pivot.lines.clear();
         pivot.full_bodies.clear();  // level 1 or 0: every body is in it
         if (bodies)
-          for (const auto& [at, most, name] : cuttings[p].kept)
-            if (std::find(pivot.full_bodies.begin(), pivot.full_bodies.end(), name) == pivot.full_bodies.end())
-              pivot.full_bodies.push_back(name);
+          for (const auto& [at, most, name] : cuttings[p].kept) add_name(pivot.full_bodies, name);
         break;
       }
     }
