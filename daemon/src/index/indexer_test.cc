@@ -10,14 +10,8 @@
 namespace comp::index {
 namespace {
 
+using testing::index_tree;
 using testing::TempTree;
-
-IndexSummary index_tree(const TempTree& tree, unsigned jobs = 2) {
-  IndexOptions options;
-  options.root = tree.root();
-  options.jobs = jobs;
-  return run_index(options);
-}
 
 std::vector<std::string> snapshot_of(const TempTree& tree) {
   auto store = graph::Store::open(tree.root());

@@ -10,6 +10,18 @@ namespace comp::index::testing {
 
 namespace fs = std::filesystem;
 
+IndexSummary index_tree(const TempTree& tree, unsigned jobs) {
+  IndexOptions options;
+  options.root = tree.root();
+  options.jobs = jobs;
+  return run_index(options);
+}
+
+std::unique_ptr<graph::Store> indexed(const TempTree& tree) {
+  index_tree(tree);
+  return graph::Store::open_existing(tree.root());
+}
+
 TempTree::TempTree(const std::string& name) {
   root_ = fs::temp_directory_path() / ("comp-" + name + "-" + std::to_string(::getpid()));
   fs::remove_all(root_);

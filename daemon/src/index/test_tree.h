@@ -5,7 +5,10 @@
 #include <string>
 #include <vector>
 
+#include <memory>
+
 #include "graph/store.h"
+#include "index/indexer.h"
 
 namespace comp::index::testing {
 
@@ -24,6 +27,10 @@ class TempTree {
  private:
   std::filesystem::path root_;
 };
+
+// Indexes the tree (comp index); indexed() also opens the index.
+IndexSummary index_tree(const TempTree& tree, unsigned jobs = 2);
+std::unique_ptr<graph::Store> indexed(const TempTree& tree);
 
 // Everything the index holds that a user can observe, in a stable order, as
 // text lines: files (path, language, size, hash, skip reason), nodes (all

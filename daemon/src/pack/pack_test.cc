@@ -20,6 +20,8 @@ namespace comp::pack {
 namespace {
 
 using index::testing::TempTree;
+using index::testing::index_tree;
+using index::testing::indexed;
 
 const char* const kModule =
     "# A module.\n"
@@ -29,13 +31,6 @@ const char* const kModule =
     "class Cart:\n"
     "    def add(self, item):\n"
     "        self.items.append(item)\n";
-
-void index_tree(const TempTree& tree) {
-  index::IndexOptions options;
-  options.root = tree.root();
-  options.jobs = 1;
-  index::run_index(options);
-}
 
 std::map<std::string, PackedFile> pack_all(graph::Store& store, const std::filesystem::path& root,
                                            compress::Level level, PackSummary* summary = nullptr,
@@ -59,8 +54,7 @@ std::map<std::string, PackedFile> pack_all(graph::Store& store, const std::files
 TEST(CompressionCacheTest, AHitReturnsWhatAFreshCompressionReturns) {
   TempTree tree("pack-cache-hit");
   tree.write("m.py", kModule);
-  index_tree(tree);
-  auto store = graph::Store::open_existing(tree.root());
+  auto store = indexed(tree);
   CompressionCache cache(*store, tree.root());
   std::string sha = digest::sha256_hex(kModule);
   EXPECT_FALSE(cache.find(sha, lang::Language::kPython, compress::Level::kSkeleton));
@@ -85,8 +79,7 @@ TEST(CompressionCacheTest, AHitReturnsWhatAFreshCompressionReturns) {
 TEST(CompressionCacheTest, NothingIsWrittenWhileAnIndexWriterHoldsTheLock) {
   TempTree tree("pack-cache-busy");
   tree.write("m.py", kModule);
-  index_tree(tree);
-  auto store = graph::Store::open_existing(tree.root());
+  auto store = indexed(tree);
   CompressionCache cache(*store, tree.root());
   {
     index::WriterLock writer(tree.root());
@@ -109,8 +102,7 @@ TEST(PackTest, SecondPackIsAllHitsWithTheSameOutput) {
   tree.write("m.py", kModule);
   tree.write("src/lib.rs", "/// Lexes.\npub fn lex(input: &str) -> usize {\n    input.len()\n}\n");
   tree.write("README.md", "# docs are not packed\n");
-  index_tree(tree);
-  auto store = graph::Store::open_existing(tree.root());
+  auto store = indexed(tree);
   PackSummary cold, warm;
   auto first = pack_all(*store, tree.root(), compress::Level::kSkeleton, &cold);
   auto second = pack_all(*store, tree.root(), compress::Level::kSkeleton, &warm);
@@ -144,8 +136,7 @@ TEST(PackTest, AnEditedFileMissesAndItsOldRowIsPrunedByTheNextIndexRun) {
   TempTree tree("pack-edit");
   tree.write("m.py", kModule);
   tree.write("n.py", "def other():\n    return 1\n");
-  index_tree(tree);
-  auto store = graph::Store::open_existing(tree.root());
+  auto store = indexed(tree);
   pack_all(*store, tree.root(), compress::Level::kSkeleton);
   std::string old_sha = digest::sha256_hex(kModule);
   ASSERT_TRUE(store->compressed(old_sha, "python", 2, compress::kVersion));
@@ -180,8 +171,7 @@ TEST(PackTest, PrefixesSelectFilesAndReportThoseMatchingNothing) {
   tree.write("src/a.py", "def a():\n    return 1\n");
   tree.write("src/b/c.py", "def c():\n    return 1\n");
   tree.write("srcx/d.py", "def d():\n    return 1\n");
-  index_tree(tree);
-  auto store = graph::Store::open_existing(tree.root());
+  auto store = indexed(tree);
   PackSummary summary;
   auto packed = pack_all(*store, tree.root(), compress::Level::kSkeleton, &summary, {"src", "nothing"});
   EXPECT_EQ(packed.size(), 2u);
@@ -193,8 +183,7 @@ TEST(PackTest, AFileReachedThroughASymlinkIsLeftOutNotFollowed) {
   TempTree tree("pack-symlink");
   tree.write("src/a.py", "def a():\n    return 1\n");
   std::filesystem::create_symlink("a.py", tree.root() / "src" / "b.py");
-  index_tree(tree);
-  auto store = graph::Store::open_existing(tree.root());
+  auto store = indexed(tree);
   ASSERT_TRUE(store->file("src/b.py"));  // the walk indexes an in-root link at its own path
   PackSummary summary;
   auto packed = pack_all(*store, tree.root(), compress::Level::kSkeleton, &summary);

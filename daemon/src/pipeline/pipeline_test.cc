@@ -10,12 +10,14 @@ namespace comp::pipeline {
 namespace {
 
 using index::testing::TempTree;
+using index::testing::index_tree;
+using index::testing::indexed;
 
-void index_tree(const TempTree& tree) {
-  index::IndexOptions options;
-  options.root = tree.root();
-  options.jobs = 2;
-  index::run_index(options);
+// run_pipeline on `task` with the default request.
+Result ask(graph::Store& store, const TempTree& tree, const std::string& task) {
+  Request request;
+  request.task = task;
+  return run_pipeline(store, tree.root(), request);
 }
 
 // A small shop: the task's evidence points at one file in several ways.
@@ -44,11 +46,9 @@ void write_shop(TempTree& tree) {
 TEST(Pipeline, RanksTheFileTheEvidencePointsAt) {
   TempTree tree("pipeline-rank");
   write_shop(tree);
-  index_tree(tree);
-  auto store = graph::Store::open_existing(tree.root());
-  Request request;
-  request.task = "apply_discount gives 10% off even for small amounts; it should only apply above 100";
-  Result result = run_pipeline(*store, tree.root(), request);
+  auto store = indexed(tree);
+  Result result = ask(*store, tree,
+                      "apply_discount gives 10% off even for small amounts; it should only apply above 100");
   ASSERT_FALSE(result.ranking.empty());
   EXPECT_EQ(result.ranking[0].path, "shop/pricing.py");
   // The test that calls it ranks below the definition (tests are down-weighted).
@@ -71,8 +71,7 @@ TEST(Pipeline, RanksTheFileTheEvidencePointsAt) {
 TEST(Pipeline, NeverExceedsTheBudgetAndFillsIt) {
   TempTree tree("pipeline-budget");
   write_shop(tree);
-  index_tree(tree);
-  auto store = graph::Store::open_existing(tree.root());
+  auto store = indexed(tree);
   for (std::size_t budget : {64u, 150u, 500u, 2000u, 8000u}) {
     Request request;
     request.task = "helper report value apply_discount Cart total inventory";
@@ -96,8 +95,7 @@ TEST(Pipeline, NeverExceedsTheBudgetAndFillsIt) {
 TEST(Pipeline, SupportingFilesAreSkeletons) {
   TempTree tree("pipeline-levels");
   write_shop(tree);
-  index_tree(tree);
-  auto store = graph::Store::open_existing(tree.root());
+  auto store = indexed(tree);
   Request request;
   request.task = "Cart total uses apply_discount and format_price; the report helpers too";
   request.compression_level = 2;
@@ -134,8 +132,7 @@ Result ask_about_reconcile(TempTree& tree, int functions, const std::string& oth
                                     "def reconcile_accounts(left, right):\n    merged = dict(left)\n"
                                     "    merged.update(right)\n    return sorted(merged.items())\n");
   tree.write(other_path, other_text);
-  index_tree(tree);
-  auto store = graph::Store::open_existing(tree.root());
+  auto store = indexed(tree);
   request.task = "reconcile_accounts drops entries\nreconcile_accounts(a, b) loses keys that both ledgers have.";
   return run_pipeline(*store, tree.root(), request);
 }
@@ -234,18 +231,18 @@ TEST(Pipeline, TitleTagNamesTheComponent) {
     tree.write("docs/demos/ChipDemo" + std::to_string(i) + ".js",
                "import Chip from '../../src/Chip';\nexport default () => <Chip label=\"chip " + std::to_string(i) +
                    "\" />;\n");
-  index_tree(tree);
-  auto store = graph::Store::open_existing(tree.root());
-  Request request;
-  request.task = "[Chip] No ripple effect\nClicking shows no ripple effect at all, unlike other buttons.";
-  Result result = run_pipeline(*store, tree.root(), request);
+  auto store = indexed(tree);
+  Result result = ask(*store, tree,
+                      "[Chip] No ripple effect\n"
+                      "Clicking shows no ripple effect at all, unlike other buttons.");
   ASSERT_FALSE(result.ranking.empty());
   EXPECT_EQ(result.ranking[0].path, "src/Chip/Chip.js");
   const auto& why = result.ranking[0].why;
   EXPECT_NE(std::find(why.begin(), why.end(), "tag chip"), why.end());
   // The same words without the tag: the ripple's own file leads.
-  request.task = "No ripple effect on chips\nClicking shows no ripple effect at all, unlike other buttons.";
-  result = run_pipeline(*store, tree.root(), request);
+  result = ask(*store, tree,
+               "No ripple effect on chips\n"
+               "Clicking shows no ripple effect at all, unlike other buttons.");
   ASSERT_FALSE(result.ranking.empty());
   EXPECT_EQ(result.ranking[0].path, "src/ButtonBase/TouchRipple.js");
 }
@@ -260,12 +257,10 @@ TEST(Pipeline, AdjacentWordsNameAFolder) {
                                                  "module.exports = InvokeLocal;\n");
   tree.write("lib/plugins/deploy/index.js", "class Deploy {\n  deploy(stage) { return stage; }\n}\n"
                                             "module.exports = Deploy;\n");
-  index_tree(tree);
-  auto store = graph::Store::open_existing(tree.root());
-  Request request;
-  request.task = "Expose an environment variable when running via sls invoke local\n"
-                 "When I invoke my function, I want to know that it runs on my machine and not in the cloud.";
-  Result result = run_pipeline(*store, tree.root(), request);
+  auto store = indexed(tree);
+  Result result = ask(*store, tree,
+                      "Expose an environment variable when running via sls invoke local\n"
+                      "When I invoke my function, I want to know that it runs on my machine and not in the cloud.");
   ASSERT_FALSE(result.ranking.empty());
   EXPECT_EQ(result.ranking[0].path, "lib/plugins/invokeLocal/index.js");
   const auto& why = result.ranking[0].why;
@@ -277,19 +272,19 @@ TEST(Pipeline, AdjacentWordsNameAFolder) {
 TEST(Pipeline, ProseAboutTestingDoesNotLiftTests) {
   TempTree tree("pipeline-tests");
   write_shop(tree);
-  index_tree(tree);
-  auto store = graph::Store::open_existing(tree.root());
-  Request request;
-  request.task = "Discount for amounts above 100\nWhen testing locally, apply_discount(200) gives 180 as expected, "
-                 "but test discount values around 100 look wrong.";
-  Result result = run_pipeline(*store, tree.root(), request);
+  auto store = indexed(tree);
+  Result result = ask(*store, tree,
+                      "Discount for amounts above 100\n"
+                      "When testing locally, apply_discount(200) gives 180 as expected, but test discount values "
+                      "around 100 look wrong.");
   std::size_t source = rank_of(result, "shop/pricing.py"), test = rank_of(result, "tests/test_pricing.py");
   ASSERT_EQ(source, 1u);
   ASSERT_GT(test, 0u);
   double prose_score = result.ranking[test - 1].score;
-  request.task = "Tests for the discount above 100\nWhen testing locally, apply_discount(200) gives 180 as expected, "
-                 "but test discount values around 100 look wrong.";
-  result = run_pipeline(*store, tree.root(), request);
+  result = ask(*store, tree,
+               "Tests for the discount above 100\n"
+               "When testing locally, apply_discount(200) gives 180 as expected, but test discount values around 100 "
+               "look wrong.");
   test = rank_of(result, "tests/test_pricing.py");
   ASSERT_GT(test, 0u);
   EXPECT_GT(result.ranking[test - 1].score, 2 * prose_score);
@@ -303,11 +298,10 @@ TEST(Pipeline, TitleCoverage) {
                               "export function close(socket: string) {\n  return socket + socket;\n}\n");
   tree.write("src/cli.ts", "export interface Options {\n  socket?: string;\n  socketMode?: string;  // permissions\n}\n"
                            "export function parse(argv: string[]): Options {\n  return { socket: argv[0] };\n}\n");
-  index_tree(tree);
-  auto store = graph::Store::open_existing(tree.root());
-  Request request;
-  request.task = "Add option to set unix socket permissions\nThe socket is created with the default mode.";
-  Result result = run_pipeline(*store, tree.root(), request);
+  auto store = indexed(tree);
+  Result result = ask(*store, tree,
+                      "Add option to set unix socket permissions\n"
+                      "The socket is created with the default mode.");
   ASSERT_GE(result.ranking.size(), 2u);
   EXPECT_EQ(result.ranking[0].path, "src/cli.ts");
   auto says = [&](const std::string& path, const std::string& evidence) {

@@ -17,6 +17,8 @@ namespace comp::resolve {
 namespace {
 
 using index::testing::TempTree;
+using index::testing::index_tree;
+using index::testing::indexed;
 
 // "file:line name -> target" for every reference of a kind, as the index holds it.
 std::map<std::string, std::string> edges(const std::filesystem::path& root, const std::string& kind = "call") {
@@ -37,13 +39,6 @@ std::map<std::string, std::string> edges(const std::filesystem::path& root, cons
     out[key] = value;
   }
   return out;
-}
-
-void index_tree(const TempTree& tree) {
-  index::IndexOptions options;
-  options.root = tree.root();
-  options.jobs = 2;
-  index::run_index(options);
 }
 
 TEST(Resolver, PythonPackagesRelativeImportsBasesAndModules) {
