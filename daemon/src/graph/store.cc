@@ -630,6 +630,33 @@ std::vector<std::pair<std::string, double>> Store::search_files(const std::strin
   return out;
 }
 
+std::vector<std::size_t> Store::tokens_held(const std::vector<std::string>& tokens,
+                                            const std::vector<std::string>& paths) {
+  std::vector<std::size_t> out(paths.size(), 0);
+  Statement rowid(db_, "SELECT rowid FROM files WHERE path = ?1");
+  // Each token a quoted phrase: no text is read as query syntax.
+  std::vector<std::string> phrases;
+  for (const std::string& token : tokens) {
+    std::string phrase = "\"";
+    for (char c : token) phrase += c == '"' ? std::string("\"\"") : std::string(1, c);
+    phrases.push_back(phrase + "\"");
+  }
+  Statement holds(db_, "SELECT 1 FROM files_fts WHERE files_fts MATCH ?1 AND rowid = ?2");
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    rowid.bind(1, paths[i]);
+    bool found = rowid.step();
+    std::int64_t id = found ? rowid.integer(0) : 0;
+    rowid.reset();
+    if (!found) continue;
+    for (const std::string& phrase : phrases) {
+      holds.bind(1, phrase).bind(2, id);
+      out[i] += holds.step();
+      holds.reset();
+    }
+  }
+  return out;
+}
+
 std::vector<std::pair<NodeRecord, double>> Store::search_symbols(const std::string& fts_query, std::size_t limit) {
   std::vector<std::pair<NodeRecord, double>> out;
   std::string columns;

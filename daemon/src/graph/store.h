@@ -252,6 +252,10 @@ class Store {
   // `length_normalization` is BM25's b (0: none, 1: full; FTS5's bm25() uses 0.75).
   std::vector<std::pair<std::string, double>> search_files(const std::string& fts_query, std::size_t limit,
                                                            double length_normalization = 0.75);
+  // For each of `paths`: how many of `tokens` (single tokens of the
+  // identifier tokenizer, lower-case) its path or text holds, as the
+  // full-text index knows them; 0 for a path not indexed.
+  std::vector<std::size_t> tokens_held(const std::vector<std::string>& tokens, const std::vector<std::string>& paths);
   // Symbols by BM25 over name (weight 4), signature and scope (FTS5 query syntax).
   std::vector<std::pair<NodeRecord, double>> search_symbols(const std::string& fts_query, std::size_t limit);
   // Files this file's references lead to / files whose references lead here,

@@ -101,6 +101,24 @@ TEST_F(StoreTest, IndexedFilesAreTheFilesWithoutASkipReason) {
   EXPECT_EQ(store->files().size(), 3u);
 }
 
+TEST_F(StoreTest, TokensHeldCountsTheTokensAFileHoldsAsTheTokenizerSplitsThem) {
+  auto store = Store::open(root_);
+  {
+    Batch batch(*store);
+    batch.put_file(file_record("src/ripple/TouchRipple.js", "h1"), {}, "function createRipple(event) { return null; }");
+    batch.put_file(file_record("src/chip.js", "h2"), {}, "const CHIP_SIZE = 4; // ripple-free");
+    batch.put_file(file_record("other.py", "h3"), {}, "def unrelated(): pass");
+    batch.commit();
+  }
+  // "touch" and "ripple" come from the path, "create" from createRipple,
+  // "size" from CHIP_SIZE: the parts of compound names count.
+  std::vector<std::size_t> held = store->tokens_held({"ripple", "touch", "create", "size", "chip", "absent"},
+                                                     {"src/ripple/TouchRipple.js", "src/chip.js", "other.py", "gone.js"});
+  EXPECT_EQ(held, (std::vector<std::size_t>{3, 3, 0, 0}));
+  // A token that is FTS5 query syntax is only a token.
+  EXPECT_EQ(store->tokens_held({"or", "\"", "*"}, {"src/chip.js"}), (std::vector<std::size_t>{0}));
+}
+
 TEST_F(StoreTest, PutFileReplacesNodesAndText) {
   auto store = Store::open(root_);
   {

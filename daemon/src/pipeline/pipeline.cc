@@ -100,11 +100,15 @@ std::string document_view(graph::Store& store, const std::string& path, const st
   return first + rest;
 }
 
-enum Part { kBm25, kSymbols, kPaths, kFrame, kModules, kTag, kParts };
+// Evidence of one kind per part, unweighted (weights() combines them).
+enum Part { kNames, kWords, kTitle, kSymbolTitle, kSymbols, kPathMention, kFileName, kFrame, kModules, kTag, kParts };
 
 struct Candidate {
   double parts[kParts] = {};
   double score = 0;
+  // For the tuning dump (COMP_PIPELINE_FEATURES): the share of the title's
+  // terms found (-1: not measured), of the task's names found, the graph's boost.
+  double title_coverage = -1, name_coverage = -1, graph = 0;
   std::vector<std::string> why;
   std::vector<std::string> symbols;
 };
@@ -154,6 +158,26 @@ bool is_vendored_path(std::string_view path) {
   return path.find("node_modules/") != std::string_view::npos || path.find("vendor/") != std::string_view::npos ||
          path.find("third_party/") != std::string_view::npos || path.find("dist/") == 0 ||
          path.ends_with(".min.js") || path.ends_with(".min.css") || path.ends_with(".bundle.js");
+}
+
+// The tuning dump: a line per candidate (the best 60), tab-separated: path,
+// score, each part, title and name coverage, graph boost, test, example,
+// vendored, parsed, log file size.
+void write_features(const char* file, const std::vector<std::pair<std::string, Candidate*>>& ranked,
+                    const std::unordered_map<std::string_view, const graph::IndexedFile*>& files, bool about_tests) {
+  std::FILE* out = std::fopen(file, "w");
+  if (!out) return;
+  for (std::size_t i = 0; i < ranked.size() && i < 60; ++i) {
+    const auto& [path, candidate] = ranked[i];
+    const graph::IndexedFile& indexed = *files.at(path);
+    std::fprintf(out, "%s\t%.6f", path.c_str(), candidate->score);
+    for (double part : candidate->parts) std::fprintf(out, "\t%.6f", part);
+    std::fprintf(out, "\t%.4f\t%.4f\t%.6f\t%d\t%d\t%d\t%d\t%.3f\n", candidate->title_coverage,
+                 candidate->name_coverage, candidate->graph, !about_tests && is_test_path(path),
+                 is_example_path(path), is_vendored_path(path), !indexed.language.empty(),
+                 std::log1p(static_cast<double>(indexed.size)));
+  }
+  std::fclose(out);
 }
 
 // Whole lines of `text` from line `first` on that fit `limit` tokens (as
@@ -375,6 +399,8 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   });
 
   std::unordered_map<std::string, Candidate> candidates;
+  // Tuning: the evidence of the best candidates, written to this file.
+  const char* dump = std::getenv("COMP_PIPELINE_FEATURES");
   // 1. BM25: code-like names weigh more than prose words.
   std::vector<std::string> code_terms = terms.identifiers;
   code_terms.insert(code_terms.end(), terms.dotted.begin(), terms.dotted.end());
@@ -397,10 +423,9 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       title_names.insert(tags.begin(), tags.end());
     }
   }
-  for (const auto& [weight, query, why] :
-       {std::tuple{weights().identifier_bm25, graph::fts_any_of(code_terms, 64), "bm25 names"},
-        std::tuple{weights().word_bm25, graph::fts_any_of(terms.words, 48), "bm25 words"},
-        std::tuple{weights().title_bm25, graph::fts_any_of(title_terms, 16), "bm25 title"}}) {
+  for (const auto& [part, query, why] : {std::tuple{kNames, graph::fts_any_of(code_terms, 64), "bm25 names"},
+                                         std::tuple{kWords, graph::fts_any_of(terms.words, 48), "bm25 words"},
+                                         std::tuple{kTitle, graph::fts_any_of(title_terms, 16), "bm25 title"}}) {
     if (query.empty()) continue;
     std::vector<std::pair<std::string, double>> hits;
     try {
@@ -411,7 +436,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     if (hits.empty()) continue;
     double top = hits.front().second > 0 ? hits.front().second : 1;
     for (const auto& [path, score] : hits)
-      if (files.count(path)) add(candidates, path, kBm25, weight * score / top, why);
+      if (files.count(path)) add(candidates, path, part, score / top, why);
   }
   // 2. Definitions of the names the task mentions.
   std::vector<std::string> names = terms.identifiers;
@@ -448,7 +473,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     for (const auto& [node, score] : hits)
       if (files.count(node.file_path)) best.try_emplace(node.file_path, std::max(0.0, score / top), node.name);
     for (const auto& [path, symbol] : best) {
-      add(candidates, path, kBm25, weights().symbol_title * symbol.first, "symbols title");
+      add(candidates, path, kSymbolTitle, symbol.first, "symbols title");
       add_name(candidates[path].symbols, symbol.second);  // packed with its body when it fits
     }
   }
@@ -470,7 +495,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     const std::vector<std::string>& matched = exact.empty() ? by_name : exact;
     if (matched.empty() || matched.size() > 10) continue;
     double weight = (exact.empty() ? 0.6 : 1.0) / static_cast<double>(matched.size());
-    for (const std::string& path : matched) add(candidates, path, kPaths, weight, "path " + mentioned);
+    for (const std::string& path : matched) add(candidates, path, kPathMention, weight, "path " + mentioned);
   }
   // File names the task says as words ("[Chip] no ripple" -> Chip.js): a
   // weaker path evidence, only when few files carry that name.
@@ -528,7 +553,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       }
       double weight = weights().file_name * (in_title ? weights().title_name : 1.0);
       for (const std::string& path : found->second)
-        add(candidates, path, kPaths, weight / static_cast<double>(folders.size()),
+        add(candidates, path, kFileName, weight / static_cast<double>(folders.size()),
             (in_title ? "title name " : "name ") + word);
     }
   }
@@ -565,10 +590,11 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   // tests, vendored code and files comP does not parse.
   for (auto& [path, candidate] : candidates) {
     const Weights& w = weights();
-    candidate.score = candidate.parts[kBm25] + w.symbol * std::sqrt(candidate.parts[kSymbols]) +
-                      w.path * std::min(candidate.parts[kPaths], 1.0) + candidate.parts[kFrame] +
-                      w.module * std::min(candidate.parts[kModules], 1.0) +
-                      w.tag * std::min(candidate.parts[kTag], 1.0);
+    const double* part = candidate.parts;
+    candidate.score = w.identifier_bm25 * part[kNames] + w.word_bm25 * part[kWords] + w.title_bm25 * part[kTitle] +
+                      w.symbol_title * part[kSymbolTitle] + w.symbol * std::sqrt(part[kSymbols]) +
+                      w.path * std::min(part[kPathMention] + part[kFileName], 1.0) + part[kFrame] +
+                      w.module * std::min(part[kModules], 1.0) + w.tag * std::min(part[kTag], 1.0);
     const graph::IndexedFile& file = *files.at(path);
     if (file.language.empty()) candidate.score *= weights().non_source;
     if (!about_tests && is_test_path(path)) candidate.score *= weights().test;
@@ -589,20 +615,31 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       std::vector<std::pair<double, std::string>> top;
       for (const auto& [path, candidate] : candidates) top.emplace_back(-candidate.score, path);
       std::sort(top.begin(), top.end());
-      if (top.size() > 20) top.resize(20);
-      for (const auto& [negative, path] : top) {
-        std::string text = path + "\n" + store.file_text(path).value_or("");
-        std::unordered_set<std::string> found;
-        graph::split_identifiers(text, [&](std::string_view token, int, int) {
-          if (found.size() < wanted.size()) {
-            std::string key(token);
-            if (wanted.count(key)) found.insert(std::move(key));
-          }
-        });
-        if (found.empty()) continue;
-        double coverage = static_cast<double>(found.size()) / static_cast<double>(wanted.size());
-        add(candidates, path, kBm25, 0,
-            "title terms " + std::to_string(found.size()) + "/" + std::to_string(wanted.size()));
+      if (top.size() > (dump ? 60 : 20)) top.resize(dump ? 60 : 20);
+      // Which of the title's tokens each file holds, as the full-text index
+      // knows them (the same tokenizer): no file is read.
+      std::vector<std::string> tokens(wanted.begin(), wanted.end()), paths;
+      for (const auto& entry : top) paths.push_back(entry.second);
+      std::vector<std::size_t> held;
+      try {
+        held = store.tokens_held(tokens, paths);
+      } catch (const graph::StoreError&) {
+        held.assign(paths.size(), 0);  // no coverage is no evidence
+      }
+      for (std::size_t rank = 0; rank < top.size(); ++rank) {
+        const std::string& path = paths[rank];
+        double coverage = static_cast<double>(held[rank]) / static_cast<double>(wanted.size());
+        if (dump) {
+          std::string text = store.file_text(path).value_or("");
+          std::size_t said = 0;
+          for (const std::string& name : terms.identifiers) said += text.find(name) != std::string::npos;
+          candidates[path].title_coverage = coverage;
+          candidates[path].name_coverage =
+              terms.identifiers.empty() ? 0 : static_cast<double>(said) / static_cast<double>(terms.identifiers.size());
+        }
+        if (held[rank] == 0 || rank >= 20) continue;
+        add(candidates, path, kNames, 0,
+            "title terms " + std::to_string(held[rank]) + "/" + std::to_string(wanted.size()));
         candidates[path].score *= 1.0 + weights().coverage * coverage * coverage;
       }
     }
@@ -618,8 +655,9 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     for (const auto& [path, count] : store.files_used_by(seed)) {
       if (!files.count(path) || is_test_path(path) || is_vendored_path(path)) continue;
       double boost = weights().graph * score * std::min(1.0, static_cast<double>(count) / 4.0);
-      add(candidates, path, kBm25, 0, "used by " + seed);
+      add(candidates, path, kNames, 0, "used by " + seed);
       candidates[path].score += boost;
+      candidates[path].graph += boost;
     }
   }
 
@@ -628,6 +666,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
     return a.second->score != b.second->score ? a.second->score > b.second->score : a.first < b.first;
   });
+  if (dump) write_features(dump, ranked, files, about_tests);
   for (std::size_t i = 0; i < ranked.size() && i < request.ranking_size; ++i)
     result.ranking.push_back({ranked[i].first, ranked[i].second->score, ranked[i].second->why});
   result.stale_files = stale.get();
