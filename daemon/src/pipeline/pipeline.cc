@@ -681,6 +681,46 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   std::vector<std::string> sent_texts;  // the whole text of each pivot file, for the second pass
   std::vector<Cutting> cuttings;        // what each cut pivot file was cut from
   std::size_t budget = request.max_tokens;
+  // The skeleton with the task's bodies (functions the evidence names, a
+  // named class keeps its members' skeleton) is offered for the strongest
+  // two files. Each costs a parse that the cache cannot keep: the second
+  // ranked file's runs on another thread while the first is packed.
+  constexpr std::size_t kFilesWithBodies = 2;
+  auto kept_functions = [&](const std::string& path, const std::vector<std::string>& wanted) {
+    std::vector<graph::NodeRecord> kept;
+    for (graph::NodeRecord& node : store.nodes_of_file(path))
+      if ((node.kind == "function" || node.kind == "method" || node.kind == "constructor") &&
+          std::find(wanted.begin(), wanted.end(), node.name) != wanted.end())
+        kept.push_back(std::move(node));
+    return kept;
+  };
+  auto skeleton_with = [](lang::Language language, const std::string& text,
+                          const std::vector<graph::NodeRecord>& kept) {
+    compress::Options options;
+    for (const graph::NodeRecord& node : kept) options.keep_lines.emplace_back(node.line, node.end_line);
+    return compress::compress(language, text, compress::Level::kSkeleton, options);
+  };
+  struct BodiesJob {
+    std::vector<graph::NodeRecord> kept;
+    std::string text;  // the file as read for the job: the packing loop uses it too
+    std::future<compress::Compressed> skeleton;
+  };
+  std::unordered_map<std::string, BodiesJob> bodies_jobs;
+  for (std::size_t i = 1; i < ranked.size() && i < kFilesWithBodies; ++i) {
+    const std::string& path = ranked[i].first;
+    std::optional<lang::Language> language = lang::from_name(files.at(path)->language);
+    if (!language || docs::format_of(path) || ranked[i].second->symbols.empty()) continue;
+    std::vector<graph::NodeRecord> kept = kept_functions(path, ranked[i].second->symbols);
+    if (kept.empty()) continue;
+    std::string text = walk::read_in_root(root, path, 4u << 20);
+    if (text.empty()) continue;
+    BodiesJob& job = bodies_jobs[path];  // a map node: its address stays
+    job.kept = std::move(kept);
+    job.text = std::move(text);
+    job.skeleton = std::async(std::launch::async, [language = *language, &job, &skeleton_with] {
+      return skeleton_with(language, job.text, job.kept);
+    });
+  }
   std::size_t considered = 0;
   for (std::size_t i = 0; i < ranked.size() && considered < std::max<std::size_t>(request.ranking_size, 20); ++i) {
     ++considered;
@@ -692,8 +732,10 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     const std::string& path = ranked[i].first;
     const graph::IndexedFile& file = *files.at(path);
     bool document = docs::format_of(path).has_value();
-    std::string text = document ? document_view(store, path, ranked[i].second->symbols)
-                                : walk::read_in_root(root, path, 4u << 20);
+    auto job = bodies_jobs.find(path);
+    std::string text = job != bodies_jobs.end() ? job->second.text
+                       : document             ? document_view(store, path, ranked[i].second->symbols)
+                                              : walk::read_in_root(root, path, 4u << 20);
     if (text.empty()) continue;
     std::optional<lang::Language> language = lang::from_name(file.language);
     // The whole file's tokens: from the cache's record when one is read.
@@ -710,17 +752,13 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     } else {
       for (int level = std::clamp(request.compression_level, 0, 2); level <= 2; ++level) levels.push_back(level);
     }
-    // Before the plain skeleton: the skeleton with the bodies of the
-    // functions the task is about (a named class keeps its members'
-    // skeleton). The strongest file only: it costs a parse that the cache
-    // cannot keep.
+    // Before the plain skeleton: the skeleton with the task's bodies.
     std::vector<graph::NodeRecord> kept_nodes;
-    if (language && !document && !ranked[i].second->symbols.empty() && result.pivot_files.empty()) {
-      const std::vector<std::string>& wanted = ranked[i].second->symbols;
-      for (graph::NodeRecord& node : store.nodes_of_file(path))
-        if ((node.kind == "function" || node.kind == "method" || node.kind == "constructor") &&
-            std::find(wanted.begin(), wanted.end(), node.name) != wanted.end())
-          kept_nodes.push_back(std::move(node));
+    if (result.pivot_files.size() < kFilesWithBodies) {
+      if (job != bodies_jobs.end())
+        kept_nodes = job->second.kept;
+      else if (language && !document && !ranked[i].second->symbols.empty())
+        kept_nodes = kept_functions(path, ranked[i].second->symbols);
       if (!kept_nodes.empty()) levels.insert(std::find(levels.begin(), levels.end(), 2), kSkeletonWithBodies);
     }
     // No file takes the whole budget on the first pass: the strongest at
@@ -744,9 +782,9 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       bool with_bodies = level == kSkeletonWithBodies;
       if (with_bodies) {
         // Not cached: the kept bodies depend on the task.
-        compress::Options options;
-        for (const graph::NodeRecord& node : kept_nodes) options.keep_lines.emplace_back(node.line, node.end_line);
-        compress::Compressed compressed = compress::compress(*language, text, compress::Level::kSkeleton, options);
+        compress::Compressed compressed = job != bodies_jobs.end() && job->second.skeleton.valid()
+                                              ? job->second.skeleton.get()
+                                              : skeleton_with(*language, text, kept_nodes);
         if (compressed.level != compress::Level::kSkeleton) continue;
         content = std::move(compressed.text);
         got_level = 2;

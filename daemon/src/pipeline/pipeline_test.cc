@@ -125,7 +125,8 @@ std::string many_functions(int count, const std::string& prefix) {
 // The strongest file, too large to send whole, goes as a skeleton that keeps
 // the bodies of the symbols the task names.
 // ledger/steps.py: `functions` steps, then the function the task names; and
-// a second file. The pipeline's answer to a task about that function.
+// a second file. The pipeline's answer to a task about that function
+// (`request.task` when set).
 Result ask_about_reconcile(TempTree& tree, int functions, const std::string& other_path,
                            const std::string& other_text, Request& request) {
   tree.write("ledger/steps.py", many_functions(functions, "step_") +
@@ -133,7 +134,8 @@ Result ask_about_reconcile(TempTree& tree, int functions, const std::string& oth
                                     "    merged.update(right)\n    return sorted(merged.items())\n");
   tree.write(other_path, other_text);
   auto store = indexed(tree);
-  request.task = "reconcile_accounts drops entries\nreconcile_accounts(a, b) loses keys that both ledgers have.";
+  if (request.task.empty())
+    request.task = "reconcile_accounts drops entries\nreconcile_accounts(a, b) loses keys that both ledgers have.";
   return run_pipeline(*store, tree.root(), request);
 }
 
@@ -175,6 +177,40 @@ TEST(Pipeline, ACutHoldsTheNamedBodyAndLeavesRoomForOthers) {
   EXPECT_LE(result.tokens_sent, request.max_tokens);
   // The named body is the file's last: the cut takes the lines before it.
   EXPECT_GE(result.tokens_sent * 10, request.max_tokens * 9);
+}
+
+// The second file keeps the body the task names too (its cut starts there,
+// not at its imports); the third and later get plain skeletons.
+TEST(Pipeline, TheSecondFileKeepsItsNamedBodyToo) {
+  TempTree tree("pipeline-second");
+  tree.write("ledger/audit.py", many_functions(300, "check_") +
+                                    "def audit_accounts(book):\n    missing = [key for key in book if not key]\n"
+                                    "    return missing\n");
+  tree.write("ledger/summary.py", many_functions(300, "sum_") +
+                                      "def summarize_accounts(book):\n    return len(book)\n");
+  Request request;
+  request.task = "reconcile_accounts drops entries\nreconcile_accounts(a, b) loses keys; audit_accounts(a) and "
+                 "summarize_accounts(a) report them.";
+  Result result = ask_about_reconcile(tree, 700, "ledger/other.py", "def unrelated():\n    return 1\n", request);
+  ASSERT_GE(result.pivot_files.size(), 3u);
+  EXPECT_EQ(result.pivot_files[0].path, "ledger/steps.py");
+  auto sent = [&](const std::string& path) {
+    auto found = std::find_if(result.pivot_files.begin(), result.pivot_files.end(),
+                              [&](const PivotFile& f) { return f.path == path; });
+    return found == result.pivot_files.end() ? nullptr : &*found;
+  };
+  const PivotFile* audit = sent("ledger/audit.py");
+  const PivotFile* summary = sent("ledger/summary.py");
+  ASSERT_TRUE(audit && summary);
+  const PivotFile* second = &result.pivot_files[1] == audit ? audit : summary;
+  const PivotFile* third = second == audit ? summary : audit;
+  const std::string named = second == audit ? "audit_accounts" : "summarize_accounts";
+  ASSERT_FALSE(second->lines.empty());
+  EXPECT_NE(second->lines.rfind("1-", 0), 0u) << second->lines;  // cut at the body, not the file's head
+  EXPECT_EQ(second->full_bodies, std::vector<std::string>{named});
+  EXPECT_NE(second->content.find(second == audit ? "missing = [key" : "return len(book)"), std::string::npos);
+  EXPECT_TRUE(third->full_bodies.empty());
+  EXPECT_LE(result.tokens_sent, request.max_tokens);
 }
 
 TEST(Pipeline, FreshnessCountsFilesChangedSinceIndexed) {
