@@ -31,11 +31,11 @@ using Clock = std::chrono::steady_clock;
 
 // Evidence weights, tuned on the public dev sets (bench-swe `dev`,
 // `bench/swe/inspect.py`). COMP_PIPELINE_WEIGHTS overrides them for tuning
-// ("names,words,symbol,path,frame,module,graph,nonsource,test,vendored,filename,title,titlename,b,symboltitle,tag,coverage").
+// ("names,words,symbol,path,frame,module,graph,nonsource,test,vendored,filename,title,titlename,b,symboltitle,tag,coverage,quoted").
 struct Weights {
   double identifier_bm25 = 1.0, word_bm25 = 0.5, symbol = 1.0, path = 2.0, last_frame = 3.0, module = 1.2,
          graph = 0.1, non_source = 0.3, test = 0.4, vendored = 0.2, file_name = 0.35, title_bm25 = 0.8,
-         title_name = 2.0, length_normalization = 0.2, symbol_title = 0.6, tag = 3.0, coverage = 0.75;
+         title_name = 2.0, length_normalization = 0.2, symbol_title = 0.6, tag = 3.0, coverage = 0.75, quoted = 0.5;
 };
 
 const Weights& weights() {
@@ -44,7 +44,8 @@ const Weights& weights() {
     if (const char* text = std::getenv("COMP_PIPELINE_WEIGHTS")) {
       double* fields[] = {&out.identifier_bm25, &out.word_bm25, &out.symbol, &out.path,     &out.last_frame, &out.module,
                           &out.graph,           &out.non_source, &out.test,  &out.vendored, &out.file_name,
-                          &out.title_bm25, &out.title_name, &out.length_normalization, &out.symbol_title, &out.tag, &out.coverage};
+                          &out.title_bm25, &out.title_name, &out.length_normalization, &out.symbol_title, &out.tag, &out.coverage,
+                          &out.quoted};
       std::string list(text);
       std::size_t start = 0;
       for (double* field : fields) {
@@ -101,7 +102,7 @@ std::string document_view(graph::Store& store, const std::string& path, const st
 }
 
 // Evidence of one kind per part, unweighted (weights() combines them).
-enum Part { kNames, kWords, kTitle, kSymbolTitle, kSymbols, kPathMention, kFileName, kFrame, kModules, kTag, kParts };
+enum Part { kNames, kWords, kTitle, kSymbolTitle, kSymbols, kPathMention, kFileName, kFrame, kModules, kTag, kQuoted, kParts };
 
 struct Candidate {
   double parts[kParts] = {};
@@ -438,6 +439,45 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     for (const auto& [path, score] : hits)
       if (files.count(path)) add(candidates, path, part, score / top, why);
   }
+  // 1b. Quoted messages ("cannot read property _init of null"): files whose
+  // text holds their runs of words as phrases, rare phrases first. Runs of
+  // three words, so that a message with a value filled in still matches
+  // the literal it came from.
+  if (weights().quoted > 0) {
+    std::size_t asked = 0;
+    for (const std::string& quoted : terms.quoted) {
+      std::vector<std::string> words;
+      for (std::size_t at = 0; at < quoted.size();) {
+        std::size_t end = quoted.find_first_of(" \t", at);
+        if (end == std::string::npos) end = quoted.size();
+        if (end > at) words.push_back(quoted.substr(at, end - at));
+        at = end + 1;
+      }
+      if (words.size() < 2 || asked >= 6) continue;  // one word is a name: evidence of its own
+      ++asked;
+      constexpr std::size_t kRun = 3, kRuns = 8;
+      std::size_t runs = words.size() <= kRun ? 1 : words.size() - kRun + 1;
+      std::string query;
+      for (std::size_t r = 0; r < std::min(runs, kRuns); ++r) {
+        std::size_t from = runs <= kRuns ? r : r * (runs - 1) / (kRuns - 1);
+        std::string phrase;
+        for (std::size_t k = from; k < std::min(words.size(), from + kRun); ++k) phrase += (phrase.empty() ? "" : " ") + words[k];
+        std::string escaped;
+        for (char c : phrase) escaped += c == '"' ? std::string("\"\"") : std::string(1, c);
+        query += (query.empty() ? "\"" : " OR \"") + escaped + "\"";
+      }
+      std::vector<std::pair<std::string, double>> hits;
+      try {
+        hits = store.search_files(query, 50, weights().length_normalization);
+      } catch (const graph::StoreError&) {
+        continue;  // a query FTS5 refuses is no evidence
+      }
+      if (hits.empty() || hits.size() >= 50) continue;  // no file, or too common to point anywhere
+      double top = hits.front().second > 0 ? hits.front().second : 1;
+      for (const auto& [path, score] : hits)
+        if (files.count(path)) add(candidates, path, kQuoted, score / top, "quoted");
+    }
+  }
   // 2. Definitions of the names the task mentions.
   std::vector<std::string> names = terms.identifiers;
   for (const std::string& dotted : terms.dotted) names.push_back(dotted.substr(dotted.rfind('.') + 1));
@@ -594,7 +634,8 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     candidate.score = w.identifier_bm25 * part[kNames] + w.word_bm25 * part[kWords] + w.title_bm25 * part[kTitle] +
                       w.symbol_title * part[kSymbolTitle] + w.symbol * std::sqrt(part[kSymbols]) +
                       w.path * std::min(part[kPathMention] + part[kFileName], 1.0) + part[kFrame] +
-                      w.module * std::min(part[kModules], 1.0) + w.tag * std::min(part[kTag], 1.0);
+                      w.module * std::min(part[kModules], 1.0) + w.tag * std::min(part[kTag], 1.0) +
+                      w.quoted * std::min(part[kQuoted], 1.0);
     const graph::IndexedFile& file = *files.at(path);
     if (file.language.empty()) candidate.score *= weights().non_source;
     if (!about_tests && is_test_path(path)) candidate.score *= weights().test;

@@ -353,5 +353,22 @@ TEST(Pipeline, TitleCoverage) {
   EXPECT_TRUE(says("src/server.ts", "title terms 1/5"));
 }
 
+// A quoted error message points at the file whose literal it came from
+// (values filled in), over a file with the same words in another order.
+TEST(Pipeline, QuotedMessageFindsItsLiteral) {
+  TempTree tree("pipeline-quoted");
+  tree.write("books/check.py", "def check(book, size):\n"
+                               "    raise ValueError(f\"cannot balance ledger {book} with {size} entries\")\n");
+  tree.write("books/audit.py", "def audit(book):\n    # entries: a ledger with entries we cannot balance\n"
+                               "    return [entry for entry in book.entries if entry.ledger]  # ledger entries\n");
+  auto store = indexed(tree);
+  Result result = ask(*store, tree, "Error when saving\nIt raises \"cannot balance ledger 42 with 7 entries\".");
+  ASSERT_GE(result.ranking.size(), 2u);
+  EXPECT_EQ(result.ranking[0].path, "books/check.py");
+  const auto& why = result.ranking[0].why;
+  EXPECT_NE(std::find(why.begin(), why.end(), "quoted"), why.end());
+  EXPECT_EQ(rank_of(result, "books/audit.py"), 2u);
+}
+
 }  // namespace
 }  // namespace comp::pipeline

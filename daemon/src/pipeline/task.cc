@@ -102,7 +102,9 @@ TaskTerms analyze_task(std::string_view text) {
   for (const Frame& frame : terms.frames) add_unique(terms.paths, seen_path, frame.path, frame.path);
 
   // Quoted strings (error messages, literals).
-  static const std::regex kQuoted(R"re("([^"\n]{8,200})"|'([^'\n]{8,200})')re");
+  // A single quote right after a letter is an apostrophe ("don't ... it's"),
+  // not an opening quote; nor is one before a letter a closing quote.
+  static const std::regex kQuoted(R"re("([^"\n]{8,200})"|(?:^|[^\w'])'([^'\n]{8,200})'(?![\w']))re");
   for (auto it = std::sregex_iterator(input.begin(), input.end(), kQuoted); it != std::sregex_iterator(); ++it) {
     std::string quoted = (*it)[1].matched ? (*it)[1].str() : (*it)[2].str();
     add_unique(terms.quoted, seen_quoted, quoted, quoted);

@@ -74,6 +74,9 @@ TEST(Task, NamesInProseCodeAndBackticks) {
   EXPECT_TRUE(has(terms.paths, "utils/strings.py"));
   EXPECT_TRUE(has(terms.quoted, "invalid literal for int"));
   EXPECT_TRUE(has(terms.words, "ignores"));
+  // Apostrophes are not quotes; a single-quoted message is.
+  TaskTerms prose = analyze_task("I can't change the address because it doesn't use it. It says 'no such host found'.");
+  EXPECT_EQ(prose.quoted, std::vector<std::string>{"no such host found"});
   EXPECT_FALSE(has(terms.words, "the"));  // stop word
   EXPECT_FALSE(has(terms.words, "when"));
 }
