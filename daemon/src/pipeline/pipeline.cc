@@ -161,6 +161,19 @@ bool is_vendored_path(std::string_view path) {
          path.ends_with(".min.js") || path.ends_with(".min.css") || path.ends_with(".bundle.js");
 }
 
+bool is_generated_path(std::string_view path) {
+  std::string_view base = path.substr(path.rfind('/') == std::string_view::npos ? 0 : path.rfind('/') + 1);
+  for (std::string_view lock : {"package-lock.json", "yarn.lock", "pnpm-lock.yaml", "Cargo.lock", "go.sum",
+                                "poetry.lock", "Pipfile.lock", "composer.lock", "Gemfile.lock"})
+    if (base == lock) return true;
+  for (std::string_view suffix : {"_pb2.py", "_pb2_grpc.py", ".pb.go", ".pb.cc", ".pb.h", ".g.dart"})
+    if (base.ends_with(suffix)) return true;
+  if (base.find(".generated.") != std::string_view::npos) return true;
+  for (std::string_view dir : {"generated/", "__generated__/"})
+    if (path.substr(0, dir.size()) == dir || path.find("/" + std::string(dir)) != std::string_view::npos) return true;
+  return false;
+}
+
 // The tuning dump: a line per candidate (the best 60), tab-separated: path,
 // score, each part, title and name coverage, graph boost, test, example,
 // vendored, parsed, log file size.
@@ -641,6 +654,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     if (!about_tests && is_test_path(path)) candidate.score *= weights().test;
     if (is_example_path(path)) candidate.score *= weights().test;
     if (is_vendored_path(path)) candidate.score *= weights().vendored;
+    if (is_generated_path(path) && part[kPathMention] == 0) candidate.score *= weights().vendored;
   }
   // 4b. Coverage: among the strongest candidates, files (path and text)
   // that hold more of the title's distinct terms rank higher (BM25 rewards

@@ -91,6 +91,9 @@ bool parse_line_range(const std::string& text, std::uint32_t& first, std::uint32
 // Test and vendored files rank lower unless the task is about them.
 bool is_test_path(std::string_view path);
 bool is_vendored_path(std::string_view path);
+// Generated files: lock files, protobuf/gRPC output, `generated/` folders,
+// `.generated.` names. Rarely where a change goes, unless the task names them.
+bool is_generated_path(std::string_view path);
 // Examples, documentation and its web site, benchmarks, scripts, scaffolding
 // templates and test fixtures: rarely where a change goes.
 bool is_example_path(std::string_view path);

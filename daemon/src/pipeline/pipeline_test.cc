@@ -234,6 +234,13 @@ TEST(Pipeline, TestAndVendoredPaths) {
   EXPECT_TRUE(is_vendored_path("web/vendor/jquery.js"));
   EXPECT_TRUE(is_vendored_path("static/app.min.js"));
   EXPECT_FALSE(is_vendored_path("src/vendors.py"));
+  EXPECT_TRUE(is_generated_path("yarn.lock"));
+  EXPECT_TRUE(is_generated_path("web/package-lock.json"));
+  EXPECT_TRUE(is_generated_path("api/v1/service_pb2.py"));
+  EXPECT_TRUE(is_generated_path("src/__generated__/schema.ts"));
+  EXPECT_TRUE(is_generated_path("src/types.generated.ts"));
+  EXPECT_FALSE(is_generated_path("src/generators/cursor.js"));
+  EXPECT_FALSE(is_generated_path("src/lock.py"));
   EXPECT_TRUE(is_example_path("examples/basic.py"));
   EXPECT_TRUE(is_example_path("website/pages/en/index.js"));
   EXPECT_TRUE(is_example_path("site/src/routes/index.js"));
