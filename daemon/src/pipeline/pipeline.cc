@@ -553,21 +553,6 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   // File names the task says as words ("[Chip] no ripple" -> Chip.js): a
   // weaker path evidence, only when few files carry that name.
   {
-    std::unordered_map<std::string, std::vector<std::string>> by_stem;
-    for (const graph::IndexedFile& file : indexed) {
-      const std::string& path = file.path;
-      if (file.language.empty()) continue;
-      std::size_t slash = path.rfind('/');
-      std::string base = path.substr(slash == std::string::npos ? 0 : slash + 1);
-      std::string stem = lower(base.substr(0, base.find('.')));
-      if (stem == "index" || stem == "__init__" || stem == "mod") {  // the folder names the module
-        std::string dir = slash == std::string::npos ? std::string() : path.substr(0, slash);
-        // ...unless it is the project's top package, which every task names.
-        if (dir.find('/') == std::string::npos) continue;
-        stem = lower(dir.substr(dir.rfind('/') == std::string::npos ? 0 : dir.rfind('/') + 1));
-      }
-      if (stem.size() >= 3) by_stem[stem].push_back(path);
-    }
     std::unordered_set<std::string> said;
     for (const std::vector<std::string>* list : {&terms.identifiers, &terms.words})
       for (const std::string& word : *list) {
@@ -578,6 +563,30 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       }
     for (const std::string& name : title_names) said.insert(name);
     for (const std::string& compound : terms.compounds) said.insert(compound);  // "invoke local" -> invokeLocal/
+    // The files each said word names: by their stem, or for index files
+    // (index.js, __init__.py, mod.rs) by their folder. One pass over the
+    // file list, allocating only for the files that match.
+    std::unordered_map<std::string, std::vector<std::string>> by_stem;
+    std::string stem;
+    for (const graph::IndexedFile& file : indexed) {
+      if (file.language.empty()) continue;
+      std::string_view path = file.path;
+      std::size_t slash = path.rfind('/');
+      std::string_view base = path.substr(slash == std::string_view::npos ? 0 : slash + 1);
+      auto lower_into = [&stem](std::string_view name) {
+        stem.assign(name);
+        std::transform(stem.begin(), stem.end(), stem.begin(), [](unsigned char c) { return std::tolower(c); });
+      };
+      lower_into(base.substr(0, base.find('.')));
+      if (stem == "index" || stem == "__init__" || stem == "mod") {  // the folder names the module
+        // ...unless it is the project's top package, which every task names.
+        if (slash == std::string_view::npos) continue;
+        std::string_view dir = path.substr(0, slash);
+        if (dir.find('/') == std::string_view::npos) continue;
+        lower_into(dir.substr(dir.rfind('/') + 1));
+      }
+      if (stem.size() >= 3 && said.count(stem)) by_stem[stem].push_back(file.path);
+    }
     // A compound that names a file is the more specific reading: "invoke
     // local" is invokeLocal/, not invoke/.
     std::vector<std::string> named_compounds;
