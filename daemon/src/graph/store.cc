@@ -549,6 +549,8 @@ std::vector<FileRecord> Store::files() {
   return out;
 }
 
+std::int64_t Store::data_version() { return scalar_query(db_, "PRAGMA data_version"); }
+
 std::vector<IndexedFile> Store::indexed_files() {
   std::vector<IndexedFile> out;
   Statement statement(db_, "SELECT path, language, size, mtime_ns FROM files WHERE skip_reason = ''");

@@ -238,6 +238,9 @@ class Store {
   std::unordered_map<std::string, FileState> file_states(bool hashes = true);
   std::string file_hash(const std::string& path);  // "" when unknown
   std::vector<FileRecord> files();
+  // SQLite's data_version of this connection: it changes when another
+  // connection (of this process or another) has committed since.
+  std::int64_t data_version();
   // The files that were indexed (no skip reason), in no particular order.
   std::vector<IndexedFile> indexed_files();
   std::optional<FileRecord> file(const std::string& path);

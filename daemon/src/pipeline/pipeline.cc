@@ -1,6 +1,7 @@
 #include "pipeline/pipeline.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -373,7 +374,53 @@ CachedForm cached_form(pack::CompressionCache& cache, lang::Language language, c
 // symbols the task is about.
 constexpr int kSkeletonWithBodies = 3;
 
-Result run_pipeline(graph::Store& store, const fs::path& root, const Request& request) {
+std::shared_ptr<const FileList> FileList::read(graph::Store& store) {
+  auto list = std::make_shared<FileList>();
+  list->files = store.indexed_files();
+  list->by_path.reserve(list->files.size());
+  for (const graph::IndexedFile& file : list->files) list->by_path.emplace(file.path, &file);
+  return list;
+}
+
+FileListCache::FileListCache(fs::path root) : root_(std::move(root)) {}
+FileListCache::~FileListCache() = default;
+
+std::shared_ptr<const FileList> FileListCache::get(graph::Store& store) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  struct stat info {};
+  bool exists = ::stat(graph::Store::database_path(root_).c_str(), &info) == 0;
+  if (!exists || !probe_ || info.st_dev != device_ || info.st_ino != inode_) {
+    // First use, or the database was replaced: watch the file there now.
+    probe_.reset();
+    list_.reset();
+    if (exists) {
+      try {
+        probe_ = graph::Store::open_existing(root_);
+        device_ = info.st_dev;
+        inode_ = info.st_ino;
+      } catch (const graph::StoreError&) {
+        probe_.reset();
+      }
+    }
+  }
+  if (!probe_) return FileList::read(store);  // nothing to watch with: read every time
+  // Read the version first: a commit after it makes the next call read again.
+  std::int64_t version = 0;
+  try {
+    version = probe_->data_version();
+  } catch (const graph::StoreError&) {
+    probe_.reset();  // watch again next time; read this time
+    list_.reset();
+    return FileList::read(store);
+  }
+  if (!list_ || version != version_) {
+    list_ = FileList::read(store);
+    version_ = version;
+  }
+  return list_;
+}
+
+Result run_pipeline(graph::Store& store, const fs::path& root, const Request& request, FileListCache* file_lists) {
   Result result;
   result.max_tokens = request.max_tokens;
   Clock::time_point started = Clock::now();
@@ -394,11 +441,10 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   for (const std::string& path : result.terms.paths) about_tests = about_tests || is_test_path(path);
 
   // Every indexed file, and a lookup by path into it (a large tree has tens
-  // of thousands: a light row each, read once per query).
-  const std::vector<graph::IndexedFile> indexed = store.indexed_files();
-  std::unordered_map<std::string_view, const graph::IndexedFile*> files;
-  files.reserve(indexed.size());
-  for (const graph::IndexedFile& file : indexed) files.emplace(file.path, &file);
+  // of thousands: a light row each, read once per query or kept by `file_lists`).
+  const std::shared_ptr<const FileList> list = file_lists ? file_lists->get(store) : FileList::read(store);
+  const std::vector<graph::IndexedFile>& indexed = list->files;
+  const std::unordered_map<std::string_view, const graph::IndexedFile*>& files = list->by_path;
   // Freshness: indexed files whose size or mtime differ from the disk. One
   // lstat per indexed file is most of a large tree's query time, so it runs
   // beside the ranking (declared after `files`: its destructor waits for it

@@ -213,6 +213,37 @@ TEST(Pipeline, TheSecondFileKeepsItsNamedBodyToo) {
   EXPECT_LE(result.tokens_sent, request.max_tokens);
 }
 
+// The daemons keep the file list between queries; any commit to the index,
+// by another connection too, or a new database file makes them read it again.
+TEST(Pipeline, FileListCacheReadsAgainAfterACommit) {
+  TempTree tree("pipeline-file-list");
+  write_shop(tree);
+  auto store = indexed(tree);
+  FileListCache cache(tree.root());
+  std::shared_ptr<const FileList> first = cache.get(*store);
+  EXPECT_EQ(cache.get(*store), first);  // nothing committed: the kept list
+  EXPECT_FALSE(first->by_path.count("shop/returns.py"));
+
+  tree.write("shop/returns.py", "def refund_order(order):\n    return order\n");
+  index_tree(tree);  // the indexer's own connection commits
+  std::shared_ptr<const FileList> second = cache.get(*store);
+  EXPECT_NE(second, first);
+  EXPECT_TRUE(second->by_path.count("shop/returns.py"));
+  Request request;
+  request.task = "refund_order returns nothing";
+  Result result = run_pipeline(*store, tree.root(), request, &cache);
+  ASSERT_FALSE(result.ranking.empty());
+  EXPECT_EQ(result.ranking[0].path, "shop/returns.py");
+
+  // A new database file (a corrupt one moved aside, the index rebuilt).
+  store.reset();
+  graph::Store::quarantine(tree.root());
+  tree.write("shop/exchange.py", "def exchange_item(item):\n    return item\n");
+  store = indexed(tree);
+  std::shared_ptr<const FileList> third = cache.get(*store);
+  EXPECT_TRUE(third->by_path.count("shop/exchange.py"));
+}
+
 TEST(Pipeline, FreshnessCountsFilesChangedSinceIndexed) {
   TempTree tree("pipeline-fresh");
   write_shop(tree);

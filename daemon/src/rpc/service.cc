@@ -198,7 +198,7 @@ json Service::run_pipeline(const json& params, Call& call, const Progress& progr
   ensure_fresh(params, progress);
   if (progress) progress(1, 2, "ranking files");
   auto reader = workspace_.read();
-  pipeline::Result result = pipeline::run_pipeline(reader.store(), workspace_.root(), request);
+  pipeline::Result result = pipeline::run_pipeline(reader.store(), workspace_.root(), request, &file_lists_);
   if (progress) progress(2, 2, "packed");
   json out = to_json(result);
   if (!request.include_content)

@@ -11,6 +11,7 @@
 
 #include "rpc/jsonrpc.h"
 #include "rpc/session_memory.h"
+#include "pipeline/pipeline.h"
 #include "server/workspace.h"
 
 namespace comp::rpc {
@@ -54,6 +55,8 @@ class Service {
 
   server::Workspace& workspace_;
   SessionMemory& memory_;
+  // The index's file list, kept between pipeline runs while the index is unchanged.
+  pipeline::FileListCache file_lists_{workspace_.root()};
   std::mutex client_mutex_;
   std::string client_;
 };
