@@ -7,6 +7,9 @@
 //   std::uint32_t offsets[n_ranks + 1]   token r = bytes[offsets[r], offsets[r+1])
 //   std::uint32_t slots[1 << table_bits] open addressing, linear probing;
 //                                        rank + 1, 0 = empty
+//   std::uint32_t byte_ranks[256]        rank of each single byte
+//   std::uint32_t pair_ranks[65536]      rank of each two-byte string (a << 8 | b), kNoRank when none:
+//                                        the first round of every merge, looked up without hashing
 //   std::uint8_t  bytes[bytes_len]       the tokens' bytes, concatenated
 #pragma once
 
@@ -17,7 +20,8 @@
 namespace comp::tokens::table {
 
 inline constexpr std::uint32_t kMagic = 0x4b303032;  // "200K"
-inline constexpr std::uint32_t kVersion = 1;
+inline constexpr std::uint32_t kVersion = 2;
+inline constexpr std::uint32_t kNoRank = 0xffffffffu;
 
 struct Header {
   std::uint32_t magic;

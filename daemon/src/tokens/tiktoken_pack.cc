@@ -124,6 +124,20 @@ int main(int argc, char** argv) {
   for (int b = 0; b < 256; ++b)
     if (!single[b]) fail("byte " + std::to_string(b) + " has no token");
 
+  // Ranks of single bytes and two-byte strings, from the table just built.
+  auto rank_of = [&](const std::string& t) {
+    std::size_t i = table::hash_bytes(reinterpret_cast<const unsigned char*>(t.data()), t.size()) & mask;
+    for (; slots[i]; i = (i + 1) & mask)
+      if (tokens[slots[i] - 1] == t) return slots[i] - 1;
+    return table::kNoRank;
+  };
+  std::vector<std::uint32_t> byte_ranks(256), pair_ranks(65536);
+  for (unsigned a = 0; a < 256; ++a) {
+    byte_ranks[a] = rank_of(std::string(1, static_cast<char>(a)));
+    for (unsigned b = 0; b < 256; ++b)
+      pair_ranks[a << 8 | b] = rank_of(std::string{static_cast<char>(a), static_cast<char>(b)});
+  }
+
   std::string out_path = argv[2];
   std::string tmp = out_path + ".tmp";
   {
@@ -132,6 +146,8 @@ int main(int argc, char** argv) {
     out.write(reinterpret_cast<const char*>(&header), sizeof header);
     out.write(reinterpret_cast<const char*>(offsets.data()), static_cast<std::streamsize>(offsets.size() * 4));
     out.write(reinterpret_cast<const char*>(slots.data()), static_cast<std::streamsize>(slots.size() * 4));
+    out.write(reinterpret_cast<const char*>(byte_ranks.data()), static_cast<std::streamsize>(byte_ranks.size() * 4));
+    out.write(reinterpret_cast<const char*>(pair_ranks.data()), static_cast<std::streamsize>(pair_ranks.size() * 4));
     out.write(all.data(), static_cast<std::streamsize>(all.size()));
     if (!out) fail("write failed: " + tmp);
   }

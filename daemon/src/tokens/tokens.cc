@@ -22,7 +22,7 @@ extern "C" const unsigned char comp_o200k_base_blob_end[];
 namespace comp::tokens {
 namespace {
 
-constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+constexpr std::uint32_t kNone = table::kNoRank;
 
 [[noreturn]] void die(const char* what) {
   std::fprintf(stderr, "comp::tokens: %s\n", what);
@@ -43,26 +43,17 @@ class Table {
       die("embedded o200k_base table has a wrong magic or version (stale build?)");
     const std::size_t n_slots = std::size_t{1} << header_.table_bits;
     const std::size_t need =
-        sizeof(table::Header) + (header_.n_ranks + 1 + n_slots) * sizeof(std::uint32_t) + header_.bytes_len;
+        sizeof(table::Header) + (header_.n_ranks + 1 + n_slots + 256 + 65536) * sizeof(std::uint32_t) +
+        header_.bytes_len;
     if (size != need) die("embedded o200k_base table has a wrong size");
     offsets_ = reinterpret_cast<const std::uint32_t*>(base + sizeof(table::Header));
     slots_ = offsets_ + header_.n_ranks + 1;
-    bytes_ = reinterpret_cast<const unsigned char*>(slots_ + n_slots);
+    byte_rank_ = slots_ + n_slots;
+    pair_rank_ = byte_rank_ + 256;
+    bytes_ = reinterpret_cast<const unsigned char*>(pair_rank_ + 65536);
     mask_ = n_slots - 1;
-    // Ranks of all single bytes and two-byte strings: the first round of every merge.
-    unsigned char two[2];
-    for (unsigned a = 0; a < 256; ++a) {
-      two[0] = static_cast<unsigned char>(a);
-      byte_rank_[a] = lookup(two, 1, table::hash_bytes(two, 1));
-      if (byte_rank_[a] == kNone) die("embedded o200k_base table lacks a single byte");
-    }
-    pair_rank_ = std::make_unique<std::uint32_t[]>(65536);
     for (unsigned a = 0; a < 256; ++a)
-      for (unsigned b = 0; b < 256; ++b) {
-        two[0] = static_cast<unsigned char>(a);
-        two[1] = static_cast<unsigned char>(b);
-        pair_rank_[a << 8 | b] = lookup(two, 2, table::hash_bytes(two, 2));
-      }
+      if (byte_rank_[a] == kNone) die("embedded o200k_base table lacks a single byte");
   }
 
   std::uint32_t lookup(const unsigned char* p, std::size_t n, std::uint64_t hash) const {
@@ -96,8 +87,8 @@ class Table {
   const std::uint32_t* slots_ = nullptr;
   const unsigned char* bytes_ = nullptr;
   std::size_t mask_ = 0;
-  std::unique_ptr<std::uint32_t[]> pair_rank_;
-  std::uint32_t byte_rank_[256] = {};
+  const std::uint32_t* byte_rank_ = nullptr;  // [256]
+  const std::uint32_t* pair_rank_ = nullptr;  // [65536]
 };
 
 const Table& ranks() {
