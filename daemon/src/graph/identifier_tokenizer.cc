@@ -151,6 +151,15 @@ bool register_identifier_tokenizer(sqlite3* db, std::string* error) {
   return true;
 }
 
+std::string fts_phrase(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
 std::string fts_any_of(const std::vector<std::string>& terms, std::size_t max_atoms) {
   std::vector<std::string> atoms;
   std::unordered_set<std::string> seen;

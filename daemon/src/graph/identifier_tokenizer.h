@@ -28,6 +28,10 @@ void split_identifiers(std::string_view text,
 // that no user text is read as query syntax. "" when no token qualifies.
 std::string fts_any_of(const std::vector<std::string>& terms, std::size_t max_atoms);
 
+// `text` as one FTS5 phrase string ("..." with inner quotes doubled): read
+// as text and tokenized, never as query syntax.
+std::string fts_phrase(std::string_view text);
+
 // Registers the tokenizer as "comp_ident" with the FTS5 of `db`. Returns
 // false (with the SQLite error in `error`) when FTS5 is unavailable.
 bool register_identifier_tokenizer(sqlite3* db, std::string* error);

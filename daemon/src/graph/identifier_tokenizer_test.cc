@@ -78,6 +78,12 @@ TEST(IdentifierTokenizer, Fts5MatchesPartsAndWholes) {
   EXPECT_EQ(match("server"), "2");
   EXPECT_EQ(match("http"), "2");
   EXPECT_EQ(match("missing"), "");
+  // A phrase is text, whatever it holds: quotes, operators, stars.
+  EXPECT_EQ(fts_phrase("say \"hi\""), "\"say \"\"hi\"\"\"");
+  EXPECT_EQ(match(fts_phrase("validateToken(jwt)").c_str()), "1");
+  EXPECT_EQ(match(fts_phrase("jwt): pass").c_str()), "1");
+  EXPECT_EQ(match(fts_phrase("pass NEAR token* OR \"").c_str()), "");
+  EXPECT_EQ(match(fts_phrase("HTTPServer:").c_str()), "2");
   sqlite3_close(db);
 }
 

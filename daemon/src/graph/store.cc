@@ -638,11 +638,7 @@ std::vector<std::size_t> Store::tokens_held(const std::vector<std::string>& toke
   Statement rowid(db_, "SELECT rowid FROM files WHERE path = ?1");
   // Each token a quoted phrase: no text is read as query syntax.
   std::vector<std::string> phrases;
-  for (const std::string& token : tokens) {
-    std::string phrase = "\"";
-    for (char c : token) phrase += c == '"' ? std::string("\"\"") : std::string(1, c);
-    phrases.push_back(phrase + "\"");
-  }
+  for (const std::string& token : tokens) phrases.push_back(fts_phrase(token));
   Statement holds(db_, "SELECT 1 FROM files_fts WHERE files_fts MATCH ?1 AND rowid = ?2");
   for (std::size_t i = 0; i < paths.size(); ++i) {
     rowid.bind(1, paths[i]);

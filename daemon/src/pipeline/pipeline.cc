@@ -521,9 +521,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
         std::size_t from = runs <= kRuns ? r : r * (runs - 1) / (kRuns - 1);
         std::string phrase;
         for (std::size_t k = from; k < std::min(words.size(), from + kRun); ++k) phrase += (phrase.empty() ? "" : " ") + words[k];
-        std::string escaped;
-        for (char c : phrase) escaped += c == '"' ? std::string("\"\"") : std::string(1, c);
-        query += (query.empty() ? "\"" : " OR \"") + escaped + "\"";
+        query += (query.empty() ? "" : " OR ") + graph::fts_phrase(phrase);
       }
       std::vector<std::pair<std::string, double>> hits;
       try {
