@@ -8,7 +8,8 @@ Runs `comp query --json` on each task's cached tree (built by the kit's
 make_tasks.py/run.py under $COMP_SWE_CACHE) and prints the gold file's rank,
 the files ranked above it with the evidence (`why`), and the task's terms;
 then Acc@k overall and per language (polybench-dev) and per repository, and
-how often the 8,000-token pack (`pivot_files`) holds a gold file / all of them,
+how often the 8,000-token pack (`pivot_files`) holds a gold file / all of them
+and how many function bodies it sends in full (`full_bodies`, and in gold files),
 and latency (whole `comp query` process, and its own search/pack timings;
 run with `--jobs 1` for latency).
 `--no-refresh` queries the index as it is (index the trees first with
@@ -67,6 +68,7 @@ def main():
     groups = collections.defaultdict(list)
     ranks = {}
     packs = {}
+    bodies = {}  # instance id -> (function bodies sent in full, of them in gold files)
     timings = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         for task, result, error in pool.map(lambda n: run_task(args, task_dir, n), names):
@@ -82,6 +84,9 @@ def main():
             groups["repo " + task["repo"]].append(rank)
             packed = {p["path"] for p in result["pivot_files"]}
             packs[task["instance_id"]] = (any(g in packed for g in gold), all(g in packed for g in gold))
+            bodies[task["instance_id"]] = (sum(len(p.get("full_bodies", [])) for p in result["pivot_files"]),
+                                           sum(len(p.get("full_bodies", [])) for p in result["pivot_files"]
+                                               if p["path"] in gold))
             print(f"{task['instance_id']:40} rank={rank} packed={packs[task['instance_id']][0]} "
                   f"all_packed={packs[task['instance_id']][1]} gold={gold[:4]}")
             if args.quiet or rank == 1:
@@ -107,6 +112,8 @@ def main():
         n = len(packs)
         print(f"8,000-token pack holds a gold file: {sum(a for a, _ in packs.values())}/{n}, "
               f"every gold file: {sum(b for _, b in packs.values())}/{n}")
+        print(f"function bodies sent in full: {sum(a for a, _ in bodies.values())}, "
+              f"in gold files: {sum(b for _, b in bodies.values())}")
     if args.save:
         json.dump(ranks, open(args.save, "w"), indent=1, sort_keys=True)
 
