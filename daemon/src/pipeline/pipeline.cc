@@ -120,12 +120,17 @@ void add_name(std::vector<std::string>& names, const std::string& name) {
   if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
 }
 
+// Says why a candidate ranks where it does (the first eight reasons).
+void explain(Candidate& candidate, const std::string& why) {
+  if (std::find(candidate.why.begin(), candidate.why.end(), why) == candidate.why.end() && candidate.why.size() < 8)
+    candidate.why.push_back(why);
+}
+
 void add(std::unordered_map<std::string, Candidate>& candidates, const std::string& path, Part part, double score,
          const std::string& why) {
   Candidate& candidate = candidates[path];
   candidate.parts[part] += score;
-  if (std::find(candidate.why.begin(), candidate.why.end(), why) == candidate.why.end() && candidate.why.size() < 8)
-    candidate.why.push_back(why);
+  explain(candidate, why);
 }
 
 }  // namespace
@@ -399,7 +404,7 @@ std::shared_ptr<const FileList> FileListCache::get(graph::Store& store) {
         device_ = info.st_dev;
         inode_ = info.st_ino;
       } catch (const graph::StoreError&) {
-        probe_.reset();
+        // No probe: the list is read on every call until one opens.
       }
     }
   }
@@ -612,15 +617,15 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     // file list, allocating only for the files that match.
     std::unordered_map<std::string, std::vector<std::string>> by_stem;
     std::string stem;
+    auto lower_into = [&stem](std::string_view name) {
+      stem.assign(name);
+      std::transform(stem.begin(), stem.end(), stem.begin(), [](unsigned char c) { return std::tolower(c); });
+    };
     for (const graph::IndexedFile& file : indexed) {
       if (file.language.empty()) continue;
       std::string_view path = file.path;
       std::size_t slash = path.rfind('/');
       std::string_view base = path.substr(slash == std::string_view::npos ? 0 : slash + 1);
-      auto lower_into = [&stem](std::string_view name) {
-        stem.assign(name);
-        std::transform(stem.begin(), stem.end(), stem.begin(), [](unsigned char c) { return std::tolower(c); });
-      };
       lower_into(base.substr(0, base.find('.')));
       if (stem == "index" || stem == "__init__" || stem == "mod") {  // the folder names the module
         // ...unless it is the project's top package, which every task names.
@@ -746,9 +751,9 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
               terms.identifiers.empty() ? 0 : static_cast<double>(said) / static_cast<double>(terms.identifiers.size());
         }
         if (held[rank] == 0 || rank >= 20) continue;
-        add(candidates, path, kNames, 0,
-            "title terms " + std::to_string(held[rank]) + "/" + std::to_string(wanted.size()));
-        candidates[path].score *= 1.0 + weights().coverage * coverage * coverage;
+        Candidate& candidate = candidates[path];
+        explain(candidate, "title terms " + std::to_string(held[rank]) + "/" + std::to_string(wanted.size()));
+        candidate.score *= 1.0 + weights().coverage * coverage * coverage;
       }
     }
   }
@@ -763,9 +768,10 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     for (const auto& [path, count] : store.files_used_by(seed)) {
       if (!files.count(path) || is_test_path(path) || is_vendored_path(path)) continue;
       double boost = weights().graph * score * std::min(1.0, static_cast<double>(count) / 4.0);
-      add(candidates, path, kNames, 0, "used by " + seed);
-      candidates[path].score += boost;
-      candidates[path].graph += boost;
+      Candidate& candidate = candidates[path];
+      explain(candidate, "used by " + seed);
+      candidate.score += boost;
+      candidate.graph += boost;
     }
   }
 

@@ -110,10 +110,8 @@ int main(int argc, char** argv) {
   header.bytes_len = static_cast<std::uint32_t>(all.size());
 
   std::vector<std::uint32_t> slots(n_slots, 0);
-  bool single[256] = {};
   for (std::size_t r = 0; r < tokens.size(); ++r) {
     const std::string& t = tokens[r];
-    if (t.size() == 1) single[static_cast<unsigned char>(t[0])] = true;
     std::size_t i = table::hash_bytes(reinterpret_cast<const unsigned char*>(t.data()), t.size()) & mask;
     while (slots[i]) {
       if (tokens[slots[i] - 1] == t) fail("duplicate token at ranks " + std::to_string(slots[i] - 1) + " and " + std::to_string(r));
@@ -121,8 +119,6 @@ int main(int argc, char** argv) {
     }
     slots[i] = static_cast<std::uint32_t>(r + 1);
   }
-  for (int b = 0; b < 256; ++b)
-    if (!single[b]) fail("byte " + std::to_string(b) + " has no token");
 
   // Ranks of single bytes and two-byte strings, from the table just built.
   auto rank_of = [&](const std::string& t) {
@@ -137,6 +133,8 @@ int main(int argc, char** argv) {
     for (unsigned b = 0; b < 256; ++b)
       pair_ranks[a << 8 | b] = rank_of(std::string{static_cast<char>(a), static_cast<char>(b)});
   }
+  for (unsigned b = 0; b < 256; ++b)
+    if (byte_ranks[b] == table::kNoRank) fail("byte " + std::to_string(b) + " has no token");
 
   std::string out_path = argv[2];
   std::string tmp = out_path + ".tmp";
