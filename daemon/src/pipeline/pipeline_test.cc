@@ -391,6 +391,24 @@ TEST(Pipeline, TitleCoverage) {
   EXPECT_TRUE(says("src/server.ts", "title terms 1/5"));
 }
 
+// Generated code full of the task's words (protobuf output here) ranks
+// below the code written by hand, unless the task names it.
+TEST(Pipeline, GeneratedFilesRankLowerUnlessNamed) {
+  TempTree tree("pipeline-generated");
+  tree.write("api/orders.py", "def place_order(order):\n    return order\n");
+  std::string generated;
+  for (int i = 0; i < 20; ++i)
+    generated += "class PlaceOrderRequest" + std::to_string(i) + ":\n    order = 'place order request'\n";
+  tree.write("api/orders_pb2.py", generated);
+  auto store = indexed(tree);
+  Result about_code = ask(*store, tree, "place order request fails\nEvery place order request fails for an order.");
+  ASSERT_GE(about_code.ranking.size(), 2u);
+  EXPECT_EQ(about_code.ranking[0].path, "api/orders.py");
+  Result named = ask(*store, tree, "orders_pb2.py is stale\napi/orders_pb2.py misses the place order request.");
+  ASSERT_FALSE(named.ranking.empty());
+  EXPECT_EQ(named.ranking[0].path, "api/orders_pb2.py");
+}
+
 // A quoted error message points at the file whose literal it came from
 // (values filled in), over a file with the same words in another order.
 TEST(Pipeline, QuotedMessageFindsItsLiteral) {
