@@ -352,6 +352,33 @@ TEST_F(ServeTest, BadRequestsGetErrorsAndTheDaemonKeepsServing) {
   EXPECT_EQ(after["result"]["symbols"][0]["name"], "parse_config");
 }
 
+// A client that has the initialize answer hears the index state of now,
+// even when the first index ended while the answer was on its way (the
+// editor's status bar must not stay on "indexing").
+TEST_F(ServeTest, InitializedIsFollowedByTheCurrentIndexState) {
+  Daemon daemon(root_);
+  bool ready = false;
+  for (int i = 0; i < 200 && !ready; ++i) {
+    json status = daemon.call("index_status", json::object());
+    ready = status.contains("result") && status["result"].value("ready", false) && !status["result"].value("indexing", true);
+    if (!ready) std::this_thread::sleep_for(50ms);
+  }
+  ASSERT_TRUE(ready);
+  daemon.call("initialize", {{"root", root_.string()}});
+  daemon.notifications.clear();
+  daemon.send({{"jsonrpc", "2.0"}, {"method", "initialized"}, {"params", json::object()}});
+  json last;
+  for (int i = 0; i < 100 && last.is_null(); ++i) {
+    daemon.call("index_status", json::object());  // reads what arrived meanwhile
+    for (const json& note : daemon.notifications)
+      if (note["method"] == "index_progress") last = note["params"];
+    if (last.is_null()) std::this_thread::sleep_for(20ms);
+  }
+  ASSERT_FALSE(last.is_null());
+  EXPECT_TRUE(last["ready"].get<bool>());
+  EXPECT_FALSE(last["indexing"].get<bool>());
+}
+
 TEST_F(ServeTest, FileChangedNotificationsKeepTheIndexFreshWithoutWatching) {
   Daemon daemon(root_, {"--no-watch"});
   daemon.call("initialize", json::object());

@@ -351,7 +351,17 @@ int run_daemon(const DaemonOptions& options, int in_fd, int out_fd) {
         },
         true);
     endpoint.on_notification("exit", [&](const json&) { exit_requested = true; });
-    endpoint.on_notification("initialized", [](const json&) {});
+    // The initialize answer carries the index state of its moment, and a
+    // progress notification sent while it was on its way may reach the
+    // client first: once the client says it has the answer, the current
+    // state follows, so the client's last word is never an older one.
+    endpoint.on_notification("initialized", [&](const json&) {
+      std::lock_guard lock(progress_mutex);
+      server::IndexState state = workspace->state();
+      last_progress = std::chrono::steady_clock::now();
+      last_indexing = state.indexing;
+      endpoint.notify("index_progress", compact_status(state));
+    });
   }
   endpoint.on_notification("file_changed", [&](const json& params) {
     workspace->files_changed(changed_paths(params, options.root));
