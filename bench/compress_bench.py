@@ -315,7 +315,7 @@ def main():
     if not args.bin.exists():
         sys.exit(f"no {args.bin}: build it (ninja -C build compress_bench) or pass --bin")
     if not args.repomix.exists():
-        sys.exit(f"no {args.repomix}: (cd bench/peers && npm install)")
+        sys.exit(f"no {args.repomix}: (cd bench/peers && npm ci)")
     version = subprocess.run([str(args.repomix), "--version"], stdout=subprocess.PIPE, text=True).stdout.strip()
     args.out.mkdir(parents=True, exist_ok=True)
     startup = repomix_startup(args, args.out)
