@@ -289,6 +289,27 @@ TEST_F(CliTest, QueryPacksTheRightFileWithinTheBudget) {
   EXPECT_EQ(comp({"query", "--task-file", (root_ / "missing.json").string(), "--root", root_.string()}).exit_code, 2);
 }
 
+TEST_F(CliTest, QuerySendsTheDocumentationPageOfTheStrongestFile) {
+  fs::create_directories(root_ / "docs" / "api");
+  std::ofstream(root_ / "docs" / "api" / "core.md") << "# core\n\nThe reference of the core module.\n";
+  Result query = comp({"query", "parse_expr crashes on empty input: Parser().parse returns None", "--root",
+                       root_.string(), "--json", "--max-tokens", "8000"});
+  ASSERT_EQ(query.exit_code, 0) << query.err;
+  auto result = nlohmann::json::parse(query.out);
+  ASSERT_FALSE(result["pivot_files"].empty());
+  EXPECT_EQ(result["pivot_files"][0]["path"], "pkg/core.py");
+  EXPECT_TRUE(result["pivot_files"][0]["documents"].is_null());
+  const auto& last = result["pivot_files"].back();
+  EXPECT_EQ(last["path"], "docs/api/core.md");
+  EXPECT_EQ(last["documents"], "pkg/core.py");
+  EXPECT_NE(last["content"].get<std::string>().find("reference of the core module"), std::string::npos);
+  Result text = comp({"query", "parse_expr crashes on empty input: Parser().parse returns None", "--root",
+                      root_.string(), "--max-tokens", "8000", "--no-refresh"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("## docs/api/core.md"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("documents: pkg/core.py"), std::string::npos) << text.out;
+}
+
 TEST_F(CliTest, FilePrintsALevelWithTokenCounts) {
   std::ofstream(root_ / "pkg" / "doc.py") << "# a comment\ndef f(x):\n    \"\"\"Doubles.\"\"\"\n    y = x * 2\n"
                                              "    return y\n";

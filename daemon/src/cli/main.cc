@@ -467,6 +467,7 @@ int run_query_command(const Common& common, const QueryOptions& query) {
       for (const auto& symbol : pivot.symbols) std::cout << " " << symbol;
       std::cout << "\n";
     }
+    if (!pivot.documents.empty()) std::cout << "documents: " << pivot.documents << "\n";
     if (!pivot.full_bodies.empty()) {
       std::cout << "bodies in full:";
       for (const auto& symbol : pivot.full_bodies) std::cout << " " << symbol;

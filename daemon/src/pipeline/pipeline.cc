@@ -180,6 +180,24 @@ bool is_generated_path(std::string_view path) {
   return false;
 }
 
+namespace {
+
+// A name as documentation pages spell it: lower case, without separators
+// (StepLabel, step-label, step_label -> steplabel).
+std::string page_key(std::string_view name) {
+  std::string out;
+  for (char c : name)
+    if (c != '-' && c != '_' && c != ' ' && c != '.') out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  return out;
+}
+
+std::string_view base_name(std::string_view path) {
+  std::size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
 // The tuning dump: a line per candidate (the best 60), tab-separated: path,
 // score, each part, title and name coverage, graph boost, test, example,
 // vendored, parsed, log file size.
@@ -378,6 +396,111 @@ CachedForm cached_form(pack::CompressionCache& cache, lang::Language language, c
 // A packing level between 1 and 2: the skeleton with the bodies of the
 // symbols the task is about.
 constexpr int kSkeletonWithBodies = 3;
+
+bool is_doc_page(std::string_view path) {
+  std::string base = lower(base_name(path));
+  for (std::string_view project : {"changelog", "changes", "history", "license", "readme", "contributing",
+                                   "code_of_conduct", "release"})
+    if (base.starts_with(project)) return false;  // about the project, not one module
+  if (is_test_path(path) || is_vendored_path(path)) return false;
+  for (std::string_view prose : {".md", ".mdx", ".rst", ".adoc"})
+    if (base.ends_with(prose)) return true;
+  // JSON under a docs folder: API pages generated from the code.
+  std::string folders = lower(path.substr(0, path.size() - base.size()));
+  return base.ends_with(".json") && (folders.starts_with("doc") || folders.find("/doc") != std::string::npos ||
+                                     folders.find("-doc") != std::string::npos);
+}
+
+std::vector<std::pair<std::string, std::string>> companion_docs(const std::vector<graph::IndexedFile>& indexed,
+                                                                const std::vector<std::string>& code_paths) {
+  // Each code file's module name: the file's stem, or its folder's name for
+  // index files (events/stream/index.js is "stream").
+  std::vector<std::string> keys;
+  for (const std::string& path : code_paths) {
+    std::string_view base = base_name(path);
+    std::string stem = lower(base.substr(0, base.find('.')));
+    if ((stem == "index" || stem == "__init__" || stem == "mod") && base.size() < path.size()) {
+      std::string_view dir = std::string_view(path).substr(0, path.size() - base.size() - 1);
+      stem = std::string(base_name(dir));
+    }
+    keys.push_back(page_key(stem));
+  }
+  // Pages named as a module, its plural or its singular; how exactly.
+  std::vector<std::vector<std::pair<std::string, bool>>> found(keys.size());
+  for (const graph::IndexedFile& file : indexed) {
+    if (!file.language.empty() || !is_doc_page(file.path)) continue;
+    std::string_view base = base_name(file.path);
+    std::string key = page_key(base.substr(0, base.find('.')));
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+      const std::string& name = keys[k];
+      if (name.size() < 3) continue;
+      bool exact = key == name;
+      if (exact || key == name + "s" || (name.ends_with('s') && key == name.substr(0, name.size() - 1)))
+        found[k].emplace_back(file.path, exact);
+    }
+  }
+  // Of a module's pages, the ones sharing most folders with it (aws/ ->
+  // docs/providers/aws/), an exact name counting one more; at most two.
+  static const std::unordered_set<std::string> kCommon = {"src",  "lib", "docs",   "doc", "packages", "main",
+                                                          "java", "com", "org",    "io",  "pages",    "api",
+                                                          "site", "data", "source", "content", "components"};
+  auto folders_of = [](std::string_view path) {
+    std::unordered_set<std::string> out;
+    for (std::size_t start = 0, slash; (slash = path.find('/', start)) != std::string_view::npos; start = slash + 1)
+      if (std::string part = lower(path.substr(start, slash - start)); !kCommon.count(part)) out.insert(part);
+    return out;
+  };
+  std::vector<std::pair<std::string, std::string>> out;
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    if (found[k].empty() || found[k].size() > 8) continue;  // none, or a name too common to point anywhere
+    std::unordered_set<std::string> own = folders_of(code_paths[k]);
+    std::vector<std::pair<int, std::string>> scored;
+    for (const auto& [path, exact] : found[k]) {
+      int score = exact ? 2 : 1;
+      for (const std::string& folder : folders_of(path)) score += own.count(folder) > 0;
+      scored.emplace_back(-score, path);
+    }
+    std::sort(scored.begin(), scored.end());
+    for (std::size_t i = 0; i < scored.size() && i < 2 && scored[i].first == scored.front().first; ++i)
+      if (std::none_of(out.begin(), out.end(), [&](const auto& taken) { return taken.first == scored[i].second; }))
+        out.emplace_back(scored[i].second, code_paths[k]);
+  }
+  return out;
+}
+
+std::size_t section_start(std::string_view text, const std::vector<std::string>& words) {
+  std::vector<std::string_view> lines = lines_of(text);
+  // Headings: Markdown's "#" lines outside fences, reStructuredText's titles
+  // (a line over a row of one punctuation character).
+  std::vector<std::size_t> headings;
+  bool fenced = false;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::string_view line = lines[i];
+    if (line.starts_with("```") || line.starts_with("~~~")) fenced = !fenced;
+    if (fenced) continue;
+    if (line.starts_with("#")) {
+      headings.push_back(i);
+    } else if (i + 1 < lines.size() && !trimmed(line).empty() && lines[i + 1].size() >= 3 &&
+               std::ispunct(static_cast<unsigned char>(lines[i + 1][0])) &&
+               lines[i + 1].find_first_not_of(lines[i + 1][0]) == std::string_view::npos) {
+      headings.push_back(i);
+    }
+  }
+  std::size_t best = 0, best_count = 0;
+  for (std::size_t h = 0; h < headings.size(); ++h) {
+    std::size_t end = h + 1 < headings.size() ? headings[h + 1] : lines.size();
+    std::string section;
+    for (std::size_t i = headings[h]; i < end; ++i) section.append(lines[i]).push_back('\n');
+    section = lower(section);
+    std::size_t count = 0;
+    for (const std::string& word : words) count += section.find(lower(word)) != std::string::npos;
+    if (count > best_count) {
+      best_count = count;
+      best = headings[h];
+    }
+  }
+  return best + 1;
+}
 
 std::shared_ptr<const FileList> FileList::read(graph::Store& store) {
   auto list = std::make_shared<FileList>();
@@ -835,8 +958,56 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       return skeleton_with(language, job.text, job.kept);
     });
   }
+  // The documentation of the two strongest code files (chip.md beside
+  // Chip.js): a change to the code usually changes its page too. Each takes
+  // at most a sixteenth of the budget, from the section that holds most of
+  // the title's words, and is set aside before the files are packed; they
+  // come after them. Not for small budgets, nor for pages ranked anyway.
+  struct Companion {
+    PivotFile pivot;
+    std::string text;
+    Cutting cutting;
+  };
+  std::vector<Companion> companions;
+  constexpr std::size_t kCompanionShare = 16, kCompanionsFrom = 4000, kRankedConsidered = 20;
+  if (request.max_tokens >= kCompanionsFrom) {
+    std::vector<std::string> code;
+    for (std::size_t i = 0; i < ranked.size() && i < 5 && code.size() < 2; ++i) {
+      const std::string& path = ranked[i].first;
+      if (!files.at(path)->language.empty() && !docs::format_of(path) && !is_test_path(path) &&
+          !is_example_path(path) && !is_vendored_path(path) && !is_generated_path(path))
+        code.push_back(path);
+    }
+    std::vector<std::string> words;
+    for (const std::string& term : title_terms)
+      graph::split_identifiers(term, [&](std::string_view token, int, int) {
+        if (token.size() >= 3) words.push_back(lower(token));
+      });
+    for (const auto& [page, described] : companion_docs(indexed, code)) {
+      bool ranked_anyway = false;
+      for (std::size_t i = 0; i < ranked.size() && i < kRankedConsidered; ++i) ranked_anyway |= ranked[i].first == page;
+      if (ranked_anyway || companions.size() >= 3) continue;
+      Companion companion;
+      companion.text = walk::read_in_root(root, page, 4u << 20);
+      if (companion.text.empty()) continue;
+      PivotFile& pivot = companion.pivot;
+      pivot.path = page;
+      std::size_t allowance = std::min(budget, request.max_tokens / kCompanionShare);
+      pivot.raw_token_count = tokens::count(companion.text);
+      if (pivot.raw_token_count <= allowance) {
+        pivot.content = companion.text;
+        pivot.token_count = pivot.raw_token_count;
+      } else {
+        companion.cutting = Cutting{companion.text, section_start(companion.text, words), {}};
+        if (!apply_cut(pivot, companion.cutting, allowance)) continue;
+      }
+      pivot.documents = described;
+      budget -= pivot.token_count;
+      companions.push_back(std::move(companion));
+    }
+  }
   std::size_t considered = 0;
-  for (std::size_t i = 0; i < ranked.size() && considered < std::max<std::size_t>(request.ranking_size, 20); ++i) {
+  for (std::size_t i = 0; i < ranked.size() && considered < std::max<std::size_t>(request.ranking_size, kRankedConsidered); ++i) {
     ++considered;
     if (request.cancelled && request.cancelled()) throw Cancelled();
     if (budget < 32) {
@@ -963,6 +1134,13 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     result.pivot_files.push_back(std::move(pivot));
     sent_texts.push_back(std::move(text));
     cuttings.push_back(std::move(cutting));
+  }
+  for (Companion& companion : companions) {
+    result.tokens_sent += companion.pivot.token_count;
+    result.raw_tokens += companion.pivot.raw_token_count;
+    result.pivot_files.push_back(std::move(companion.pivot));
+    sent_texts.push_back(std::move(companion.text));
+    cuttings.push_back(std::move(companion.cutting));
   }
   // Budget left over: send the best files less compressed (whole rather than
   // cut, comments rather than none), best first, while it fits.

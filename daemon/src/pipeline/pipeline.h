@@ -46,6 +46,7 @@ struct PivotFile {
   int level = 0;                     // compression level of `content`
   std::string lines;                 // "" for the whole file, "A-B" when only those lines are sent
   std::vector<std::string> full_bodies;  // level 2: the symbols whose bodies are sent in full
+  std::string documents;             // a documentation page: the sent code file it describes
   std::string content;
 };
 
@@ -132,5 +133,19 @@ bool is_generated_path(std::string_view path);
 // Examples, documentation and its web site, benchmarks, scripts, scaffolding
 // templates and test fixtures: rarely where a change goes.
 bool is_example_path(std::string_view path);
+// Documentation pages: Markdown, reStructuredText and AsciiDoc files, and
+// JSON under a docs folder (API pages generated from the code); not the
+// project's own (README, CHANGELOG, LICENSE...), tests or vendored files.
+bool is_doc_page(std::string_view path);
+// The documentation of `code_paths`, as packs send it beside them: pages
+// named as each file's module (Chip/Chip.js -> chip.md, chip.json;
+// events/stream/index.js -> streams.md; invokeLocal/ -> invoke-local.md),
+// the ones sharing most folders with the file, at most two per file; none
+// for a name more than eight pages carry. Each page with the file it describes.
+std::vector<std::pair<std::string, std::string>> companion_docs(const std::vector<graph::IndexedFile>& indexed,
+                                                                const std::vector<std::string>& code_paths);
+// The 1-based line of the heading (Markdown "#", reStructuredText title)
+// whose section holds most of `words` (case-insensitive); 1 when none holds any.
+std::size_t section_start(std::string_view text, const std::vector<std::string>& words);
 
 }  // namespace comp::pipeline

@@ -321,6 +321,108 @@ TEST(Pipeline, TitleTagNamesTheComponent) {
   EXPECT_EQ(result.ranking[0].path, "src/ButtonBase/TouchRipple.js");
 }
 
+// A change to a module usually changes its documentation page too: the
+// pack sends the page named as the strongest code file's module, from the
+// section about the task, after the code.
+TEST(Pipeline, PacksTheDocumentationPageOfTheStrongestFile) {
+  TempTree tree("pipeline-companion");
+  tree.write("src/Chip/Chip.js", "export default function Chip(props) {\n  const { label, onDelete } = props;\n"
+                                 "  return <span className=\"chip\">{label}</span>;\n}\n");
+  tree.write("src/Chip/index.js", "export { default } from './Chip';\n");
+  tree.write("src/Button/Button.js", "export default function Button(props) {\n  return <button />;\n}\n");
+  std::string page = "# Chip API\n\n";
+  // Longer than the whole budget, the section about the task in its middle.
+  for (int i = 0; i < 800; ++i) {
+    page += "## Prop number " + std::to_string(i) + "\n\nA property of the chip, described at length here.\n\n";
+    if (i == 400) page += "## Ripple\n\nThe chip shows a ripple effect when it is clicked, unless `disableRipple` is set.\n\n";
+  }
+  tree.write("docs/pages/api/chip.md", page);
+  tree.write("docs/pages/api/button.md", "# Button API\n\nThe button component.\n");
+  tree.write("CHANGELOG.md", "# Changes\n\n## Chip\n\nChip ripple fixed.\n");
+  // Code that says the task's words too: the page is not among the ranked files.
+  for (int i = 0; i < 24; ++i)
+    tree.write("src/Ripple" + std::to_string(i) + ".js",
+               "// A ripple effect shown when clicking, as on a chip.\nexport const ripple" + std::to_string(i) +
+                   " = () => 'ripple effect';\n");
+  auto store = indexed(tree);
+  Request request;
+  request.task = "[Chip] No ripple effect\nClicking a chip shows no ripple effect at all.";
+  request.max_tokens = 8000;
+  Result result = run_pipeline(*store, tree.root(), request);
+  ASSERT_FALSE(result.ranking.empty());
+  EXPECT_EQ(result.ranking[0].path, "src/Chip/Chip.js");
+  auto sent = std::find_if(result.pivot_files.begin(), result.pivot_files.end(),
+                           [](const PivotFile& f) { return f.path == "docs/pages/api/chip.md"; });
+  ASSERT_NE(sent, result.pivot_files.end());
+  EXPECT_TRUE(std::none_of(result.ranking.begin(), result.ranking.end(),
+                           [](const RankedFile& f) { return f.path == "docs/pages/api/chip.md"; }));
+  EXPECT_EQ(sent->documents, "src/Chip/Chip.js");
+  EXPECT_GT(sent - result.pivot_files.begin(), 0);  // after the code
+  // Cut from the section about the task (then grown with the budget left).
+  EXPECT_NE(sent->content.find("disableRipple"), std::string::npos);
+  EXPECT_FALSE(sent->lines.empty());
+  EXPECT_NE(sent->lines.rfind("1-", 0), 0u) << sent->lines;
+  for (const PivotFile& pivot : result.pivot_files) {
+    EXPECT_NE(pivot.path, "docs/pages/api/button.md");
+    if (pivot.path != sent->path) EXPECT_TRUE(pivot.documents.empty()) << pivot.path;
+  }
+  EXPECT_LE(result.tokens_sent, request.max_tokens);
+  // A small budget keeps to the code.
+  request.max_tokens = 2000;
+  result = run_pipeline(*store, tree.root(), request);
+  for (const PivotFile& pivot : result.pivot_files) EXPECT_TRUE(pivot.documents.empty()) << pivot.path;
+}
+
+TEST(Pipeline, CompanionDocsAreNamedAsTheModule) {
+  auto files = [](std::vector<std::string> paths) {
+    std::vector<graph::IndexedFile> out;
+    for (std::string& path : paths) {
+      graph::IndexedFile file;
+      file.path = std::move(path);
+      if (file.path.ends_with(".js") || file.path.ends_with(".py")) file.language = "javascript";
+      out.push_back(std::move(file));
+    }
+    return out;
+  };
+  using Pairs = std::vector<std::pair<std::string, std::string>>;
+  std::vector<graph::IndexedFile> tree = files({
+      "lib/plugins/aws/events/stream/index.js", "lib/plugins/aws/invokeLocal/index.js", "src/StepLabel/StepLabel.js",
+      "docs/providers/aws/events/streams.md", "docs/providers/azure/events/streams.md",
+      "docs/providers/aws/cli-reference/invoke-local.md", "pages/api/step-label.md",
+      "docs/translations/api-docs/step-label/step-label.json", "src/step-label.json", "CHANGELOG.md",
+      "README.md", "test/docs/streams.md", "src/docs/stream.js"});
+  // An index file is its folder's module; the page sharing the "aws" folder wins; the plural counts.
+  EXPECT_EQ(companion_docs(tree, {"lib/plugins/aws/events/stream/index.js"}),
+            (Pairs{{"docs/providers/aws/events/streams.md", "lib/plugins/aws/events/stream/index.js"}}));
+  EXPECT_EQ(companion_docs(tree, {"lib/plugins/aws/invokeLocal/index.js"}),
+            (Pairs{{"docs/providers/aws/cli-reference/invoke-local.md", "lib/plugins/aws/invokeLocal/index.js"}}));
+  // Markdown and a docs folder's JSON; not JSON elsewhere.
+  EXPECT_EQ(companion_docs(tree, {"src/StepLabel/StepLabel.js"}),
+            (Pairs{{"docs/translations/api-docs/step-label/step-label.json", "src/StepLabel/StepLabel.js"},
+                   {"pages/api/step-label.md", "src/StepLabel/StepLabel.js"}}));
+  // A name that too many pages carry points nowhere.
+  std::vector<std::string> many = {"src/config.js"};
+  for (int i = 0; i < 9; ++i) many.push_back("docs/v" + std::to_string(i) + "/config.md");
+  EXPECT_TRUE(companion_docs(files(many), {"src/config.js"}).empty());
+  EXPECT_TRUE(is_doc_page("docs/guide/setup.rst"));
+  EXPECT_TRUE(is_doc_page("docs/pages/material-ui/api/chip.json"));
+  EXPECT_FALSE(is_doc_page("src/chip.json"));
+  EXPECT_FALSE(is_doc_page("CHANGELOG.md"));
+  EXPECT_FALSE(is_doc_page("packages/core/README.md"));
+  EXPECT_FALSE(is_doc_page("tests/fixtures/chip.md"));
+  EXPECT_FALSE(is_doc_page("node_modules/chip/docs/chip.md"));
+}
+
+TEST(Pipeline, SectionStartFindsTheHeadingAboutTheWords) {
+  std::string markdown = "# Select\n\nIntro.\n\n```sh\n# not a heading: ripple\n```\n\n## Props\n\nvalue\n\n"
+                         "## Keyboard\n\nArrow keys move the focus; Home and End too.\n";
+  EXPECT_EQ(section_start(markdown, {"keyboard", "focus"}), 13u);
+  EXPECT_EQ(section_start(markdown, {"ripple"}), 1u);  // only inside a fence
+  EXPECT_EQ(section_start(markdown, {"nothing"}), 1u);
+  std::string rst = "Title\n=====\n\nIntro.\n\nTemperature\n-----------\n\nThe cell temperature model.\n";
+  EXPECT_EQ(section_start(rst, {"temperature", "cell"}), 6u);
+}
+
 // "sls invoke local": two words that are one folder's name in the code.
 TEST(Pipeline, AdjacentWordsNameAFolder) {
   TempTree tree("pipeline-compound");

@@ -186,6 +186,7 @@ nlohmann::json to_json(const pipeline::Result& result) {
                       {"token_count", pivot.token_count}, {"raw_token_count", pivot.raw_token_count},
                       {"compression_level", pivot.level}, {"full_bodies", pivot.full_bodies},
                       {"lines", pivot.lines.empty() ? nlohmann::json(nullptr) : nlohmann::json(pivot.lines)},
+                      {"documents", pivot.documents.empty() ? nlohmann::json(nullptr) : nlohmann::json(pivot.documents)},
                       {"content", pivot.content}});
   nlohmann::json ranking = nlohmann::json::array();
   for (const pipeline::RankedFile& ranked : result.ranking)

@@ -52,7 +52,8 @@ export function renderContext(result: PipelineResult): string {
       const fence = fenceFor(content);
       const note = file.compression_level > 0 ? ` (compressed, level ${file.compression_level})` : '';
       const lines = file.lines ? ` lines ${file.lines}` : '';
-      return `### ${file.path}${lines}${note}\n\n${fence}${languageOf(file.path)}\n${content}${content.endsWith('\n') ? '' : '\n'}${fence}\n`;
+      const documents = file.documents ? ` (documents ${file.documents})` : '';
+      return `### ${file.path}${lines}${note}${documents}\n\n${fence}${languageOf(file.path)}\n${content}${content.endsWith('\n') ? '' : '\n'}${fence}\n`;
     })
     .join('\n');
 }
@@ -113,7 +114,8 @@ async function answerContext(
   for (const file of result.pivot_files) {
     stream.markdown('- ');
     stream.anchor(vscode.Uri.joinPath(daemon.folder, file.path), file.path);
-    stream.markdown(` — ${file.token_count} tokens${file.compression_level > 0 ? ' (signatures)' : ''}\n`);
+    const kind = file.documents ? ` (documents ${file.documents})` : file.compression_level > 0 ? ' (signatures)' : '';
+    stream.markdown(` — ${file.token_count} tokens${kind}\n`);
   }
   const context = renderContext(result);
   const choice = await chooseModel(request);

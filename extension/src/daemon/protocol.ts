@@ -55,6 +55,8 @@ export interface PivotFile {
   readonly lines: string | null;
   /** Level 2: the symbols whose bodies are sent in full inside the skeleton. */
   readonly full_bodies?: readonly string[];
+  /** A documentation page sent beside the code: the code file it describes. */
+  readonly documents?: string | null;
   readonly content?: string;
 }
 
