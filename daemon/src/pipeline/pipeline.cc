@@ -419,9 +419,10 @@ std::vector<std::pair<std::string, std::string>> companion_docs(const std::vecto
   for (const std::string& path : code_paths) {
     std::string_view base = base_name(path);
     std::string stem = lower(base.substr(0, base.find('.')));
-    if ((stem == "index" || stem == "__init__" || stem == "mod") && base.size() < path.size()) {
-      std::string_view dir = std::string_view(path).substr(0, path.size() - base.size() - 1);
-      stem = std::string(base_name(dir));
+    if (stem == "index" || stem == "__init__" || stem == "mod") {
+      // A top-level index file names no module.
+      std::string_view dir = std::string_view(path).substr(0, path.size() - base.size());
+      stem = dir.empty() ? std::string() : std::string(base_name(dir.substr(0, dir.size() - 1)));
     }
     keys.push_back(page_key(stem));
   }

@@ -400,6 +400,8 @@ TEST(Pipeline, CompanionDocsAreNamedAsTheModule) {
   EXPECT_EQ(companion_docs(tree, {"src/StepLabel/StepLabel.js"}),
             (Pairs{{"docs/translations/api-docs/step-label/step-label.json", "src/StepLabel/StepLabel.js"},
                    {"pages/api/step-label.md", "src/StepLabel/StepLabel.js"}}));
+  // A top-level index file names no module.
+  EXPECT_TRUE(companion_docs(files({"index.js", "docs/index.md"}), {"index.js"}).empty());
   // A name that too many pages carry points nowhere.
   std::vector<std::string> many = {"src/config.js"};
   for (int i = 0; i < 9; ++i) many.push_back("docs/v" + std::to_string(i) + "/config.md");
