@@ -230,6 +230,21 @@ TEST_F(ServeTest, InitializeAnswersAtOnceWithCapabilities) {
   EXPECT_EQ(wrong["error"]["code"], -32602);
 }
 
+// A task with a 400,000-character run (a pasted blob) killed the daemon:
+// std::regex recursed once per character. It is answered, and the daemon
+// goes on serving.
+TEST_F(ServeTest, AHugeTaskIsAnsweredAndTheDaemonKeepsServing) {
+  Daemon daemon(root_);
+  daemon.call("initialize", json::object());
+  std::string task = "parse_config ignores the timeout\nat " + std::string(400'000, 'x') + ".js:1:2\n";
+  json pipeline = daemon.call("run_pipeline", {{"task", task}, {"max_tokens", 2000}});
+  ASSERT_TRUE(pipeline.contains("result")) << pipeline.dump().substr(0, 300);
+  ASSERT_FALSE(pipeline["result"]["pivot_files"].empty());
+  EXPECT_EQ(pipeline["result"]["pivot_files"][0]["path"], "app/config.py");
+  json status = daemon.call("index_status", json::object());
+  EXPECT_TRUE(status.contains("result")) << status.dump();
+}
+
 TEST_F(ServeTest, MethodsAnswerLikeTheCli) {
   Daemon daemon(root_);
   daemon.call("initialize", json::object());

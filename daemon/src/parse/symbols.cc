@@ -5,11 +5,13 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <map>
 #include <mutex>
-#include <regex>
+#include <regex>  // only for the embedded query texts (trusted, small)
 #include <unordered_set>
 
 #include "parse/export_rules.h"
+#include "regex/regex.h"
 #include "parse/tree.h"
 
 namespace comp::parse {
@@ -23,7 +25,7 @@ struct Predicate {
   bool against_capture = false;  // #eq? @a @b
   std::uint32_t other_capture = 0;
   std::vector<std::string> values;
-  std::shared_ptr<std::regex> regex;
+  std::shared_ptr<regex::Regex> regex;  // PCRE2: a long capture cannot exhaust the stack
 };
 
 // What a capture of a reference pattern (daemon/queries/refs/*.scm) is.
@@ -178,8 +180,8 @@ CompiledQuery compile(const TSLanguage* grammar, std::string_view source, std::s
         if ((predicate.op == Predicate::Op::kMatch || predicate.op == Predicate::Op::kNotMatch) &&
             !predicate.values.empty()) {
           try {
-            predicate.regex = std::make_shared<std::regex>(predicate.values[0], std::regex::ECMAScript | std::regex::optimize);
-          } catch (const std::regex_error&) {
+            predicate.regex = std::make_shared<regex::Regex>(predicate.values[0]);
+          } catch (const std::invalid_argument&) {
             compiled.error = "bad #match? regex in pattern " + std::to_string(pattern);
           }
         }
@@ -284,7 +286,13 @@ const TSQueryCapture* find_capture(const TSQueryMatch& match, std::uint32_t id) 
   return nullptr;
 }
 
-bool predicates_hold(const CompiledQuery& compiled, const TSQueryMatch& match, std::string_view source) {
+// #match? results per predicate and captured range: one node can be the
+// capture of thousands of matches (every declarator of `static int a, b,
+// ...;` matches with the whole declaration captured); its text is scanned once.
+using MatchMemo = std::map<std::tuple<const Predicate*, std::uint32_t, std::uint32_t>, bool>;
+
+bool predicates_hold(const CompiledQuery& compiled, const TSQueryMatch& match, std::string_view source,
+                     MatchMemo& memo) {
   for (const Predicate& predicate : compiled.predicates[match.pattern_index]) {
     const TSQueryCapture* capture = find_capture(match, predicate.capture);
     if (!capture) continue;
@@ -305,7 +313,10 @@ bool predicates_hold(const CompiledQuery& compiled, const TSQueryMatch& match, s
       }
       case Predicate::Op::kMatch:
       case Predicate::Op::kNotMatch: {
-        bool found = predicate.regex && std::regex_search(text.begin(), text.end(), *predicate.regex);
+        auto key = std::make_tuple(&predicate, ts_node_start_byte(capture->node), ts_node_end_byte(capture->node));
+        auto known = memo.find(key);
+        bool found = known != memo.end() ? known->second
+                                         : memo.emplace(key, predicate.regex && predicate.regex->search(text)).first->second;
         result = found == (predicate.op == Predicate::Op::kMatch);
         break;
       }
@@ -340,15 +351,16 @@ std::string signature_of(TSNode definition, std::string_view source) {
     if (!ts_node_is_null(body) && ts_node_start_byte(body) > start) {
       end = ts_node_start_byte(body);
       // A comment before the body (`def f():  # note`) is no part of the head.
-      std::uint32_t count = ts_node_child_count(cursor);
-      for (std::uint32_t i = 0; i < count; ++i) {
-        TSNode child = ts_node_child(cursor, i);
+      TSTreeCursor children = ts_tree_cursor_new(cursor);
+      for (bool more = ts_tree_cursor_goto_first_child(&children); more; more = ts_tree_cursor_goto_next_sibling(&children)) {
+        TSNode child = ts_tree_cursor_current_node(&children);
         if (ts_node_start_byte(child) >= end) break;
         if (ts_node_start_byte(child) > start && std::string_view(ts_node_type(child)) == "comment") {
           end = ts_node_start_byte(child);
           break;
         }
       }
+      ts_tree_cursor_delete(&children);
       break;
     }
     TSNode value = ts_node_child_by_field_name(cursor, "value", 5);
@@ -356,10 +368,12 @@ std::string signature_of(TSNode definition, std::string_view source) {
     cursor = value;
   }
   // Grammars without a `body` field (Kotlin) still name their body nodes so.
+  // (A tree cursor: indexing children one by one costs O(children) each.)
   if (end == ts_node_end_byte(definition)) {
-    std::uint32_t count = ts_node_named_child_count(definition);
-    for (std::uint32_t i = 0; i < count; ++i) {
-      TSNode child = ts_node_named_child(definition, i);
+    TSTreeCursor children = ts_tree_cursor_new(definition);
+    for (bool more = ts_tree_cursor_goto_first_child(&children); more; more = ts_tree_cursor_goto_next_sibling(&children)) {
+      TSNode child = ts_tree_cursor_current_node(&children);
+      if (!ts_node_is_named(child)) continue;
       std::string_view type = ts_node_type(child);
       if ((type == "function_body" || type == "class_body" || type == "enum_class_body") &&
           ts_node_start_byte(child) > start) {
@@ -367,6 +381,7 @@ std::string signature_of(TSNode definition, std::string_view source) {
         break;
       }
     }
+    ts_tree_cursor_delete(&children);
   }
   std::string_view head = source.substr(start, std::min<std::size_t>(end, source.size()) - start);
   // Without a body field, keep the first line only (fields, constants, types).
@@ -536,8 +551,8 @@ void expand_use_tree(std::string_view text, std::string prefix, const Reference&
 }
 
 void collect_reference(const CompiledQuery& compiled, const TSQueryMatch& match, std::string_view source,
-                       std::vector<Reference>& out) {
-  if (!predicates_hold(compiled, match, source)) return;
+                       std::vector<Reference>& out, MatchMemo& memo) {
+  if (!predicates_hold(compiled, match, source, memo)) return;
   const TSQueryCapture* target = nullptr;
   const TSQueryCapture *receiver = nullptr, *module = nullptr, *name = nullptr, *alias = nullptr;
   const TSQueryCapture *default_name = nullptr, *tree = nullptr, *include = nullptr, *submodule = nullptr;
@@ -638,9 +653,10 @@ void collect(const CompiledQuery& compiled, TSQueryCursor* cursor, TSNode root, 
   if (!compiled.query) return;
   ts_query_cursor_exec(cursor, compiled.query, root);
   TSQueryMatch match;
+  MatchMemo memo;
   while (ts_query_cursor_next_match(cursor, &match)) {
     if (compiled.pattern_is_ref[match.pattern_index]) {
-      collect_reference(compiled, match, source, refs);
+      collect_reference(compiled, match, source, refs, memo);
       continue;
     }
     bool extra = compiled.pattern_is_extra[match.pattern_index];
@@ -648,7 +664,7 @@ void collect(const CompiledQuery& compiled, TSQueryCursor* cursor, TSNode root, 
     // pattern takes it for one: `Lock lock(mutex);` in a C++ block is an object,
     // not a function. (Upstream's own @ignore captures serve references only.)
     const TSQueryCapture* ignore = extra ? find_capture(match, compiled.ignore_capture) : nullptr;
-    if (ignore && predicates_hold(compiled, match, source)) {
+    if (ignore && predicates_hold(compiled, match, source, memo)) {
       out.push_back({ignore->node, ignore->node, "", extra, match.pattern_index, ""});
       continue;
     }
@@ -658,7 +674,7 @@ void collect(const CompiledQuery& compiled, TSQueryCursor* cursor, TSNode root, 
     for (std::uint16_t i = 0; i < match.capture_count; ++i)
       if (!compiled.capture_kind[match.captures[i].index].empty()) definition = &match.captures[i];
     if (!definition) continue;  // @reference.* patterns: edges, not symbols
-    if (!predicates_hold(compiled, match, source)) continue;
+    if (!predicates_hold(compiled, match, source, memo)) continue;
     std::string qualifier;
     for (std::uint16_t i = 0; i < match.capture_count; ++i) {
       if (match.captures[i].index != compiled.scope_capture) continue;
@@ -838,6 +854,9 @@ ParseResult SymbolExtractor::extract(lang::Language language, std::string_view s
   // the tree does not nest in it: later top-level symbols take it as qualifier.
   std::string file_namespace;
   result.symbols.reserve(unique.size());
+  // Names declared together share a definition node and its head: read once
+  // (`static int x0, ..., x99999;` is one node of 200,000 children).
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::string> signatures;
   for (const Candidate& candidate : unique) {
     std::uint32_t start = ts_node_start_byte(candidate.definition);
     std::uint32_t end = ts_node_end_byte(candidate.definition);
@@ -864,7 +883,10 @@ ParseResult SymbolExtractor::extract(lang::Language language, std::string_view s
     symbol.end_column = end_point.column + 1;
     symbol.start_byte = start;
     symbol.end_byte = end;
-    symbol.signature = signature_of(candidate.definition, source);
+    auto range = std::make_pair(ts_node_start_byte(candidate.definition), ts_node_end_byte(candidate.definition));
+    auto known = signatures.find(range);
+    if (known == signatures.end()) known = signatures.emplace(range, signature_of(candidate.definition, source)).first;
+    symbol.signature = known->second;
     const Symbol* parent = symbol.parent >= 0 ? &result.symbols[symbol.parent] : nullptr;
     symbol.scope = (parent ? parent->scope : module);
     bool opens_file_namespace = !parent && symbol.kind == "namespace" &&

@@ -89,6 +89,27 @@ TEST(SymbolExtractor, SyntaxErrorsStillYieldSymbols) {
   EXPECT_NE(find(result, "x.ok"), nullptr);
 }
 
+// Legal files that are huge where the queries look: a name a megabyte long
+// under a #match? predicate (std::regex recursed once per character and
+// overflowed the stack), and 30,000 names declared in one declaration
+// (each a match capturing the whole declaration: its predicate and head were
+// evaluated once per name, over all of its children).
+TEST(SymbolExtractor, HugeNamesAndDeclarationsAreExtracted) {
+  SymbolExtractor extractor;
+  std::string constant(1'000'000, 'A');
+  ParseResult lua = extractor.extract(Language::kLua, "local " + constant + " = 1\n", "big.lua");
+  ASSERT_EQ(lua.symbols.size(), 1u);
+  EXPECT_EQ(lua.symbols[0].name.size(), constant.size());
+  EXPECT_EQ(lua.symbols[0].kind, "constant");
+  std::string declaration = "static const int x0 = 0";
+  for (int i = 1; i < 30'000; ++i) declaration += ", x" + std::to_string(i);
+  ParseResult cpp = extractor.extract(Language::kCpp, declaration + ";\nint after() { return 1; }\n", "big.cc");
+  ASSERT_GE(cpp.symbols.size(), 30'001u);
+  EXPECT_EQ(cpp.symbols[29'999].name, "x29999");
+  EXPECT_EQ(cpp.symbols[29'999].signature, cpp.symbols[0].signature);
+  EXPECT_EQ(cpp.symbols.back().name, "after");
+}
+
 TEST(SymbolExtractor, SignatureIsCappedAt200BytesOnACharacterBoundary) {
   SymbolExtractor extractor;
   std::string params;

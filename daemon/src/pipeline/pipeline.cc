@@ -10,7 +10,6 @@
 #include <cmath>
 #include <future>
 #include <map>
-#include <regex>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -21,6 +20,7 @@
 #include "graph/identifier_tokenizer.h"
 #include "lang/language.h"
 #include "pack/cache.h"
+#include "regex/regex.h"
 #include "tokens/tokens.h"
 #include "walk/walker.h"
 
@@ -565,8 +565,8 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     if (start != std::string::npos) title = request.task.substr(start, request.task.find('\n', start) - start);
     if (title.size() > 300) title.resize(300);
   }
-  static const std::regex kTestWord(R"((^|[^/\w.])(tests?|testing|pytest|unittest|jest|junit)($|[^/\w.]))");
-  bool about_tests = std::regex_search(lower(title), kTestWord);
+  static const regex::Regex kTestWord(R"((^|[^/\w.])(tests?|testing|pytest|unittest|jest|junit)($|[^/\w.]))");
+  bool about_tests = kTestWord.search(lower(title));
   for (const std::string& path : result.terms.paths) about_tests = about_tests || is_test_path(path);
 
   // Every indexed file, and a lookup by path into it (a large tree has tens
@@ -603,10 +603,13 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   std::unordered_set<std::string> title_names, tags;
   for (const std::string& name : title_analysis.identifiers) title_names.insert(lower(name));
   {
-    static const std::regex kTag(R"(^\s*\[([A-Za-z][\w.-]{1,40})\])");
-    std::smatch tag;
-    if (std::regex_search(title, tag, kTag)) {
-      std::string name = lower(tag[1].str());
+    static const regex::Regex kTitleTag(R"(^\s*\[([A-Za-z][\w.-]{1,40})\])");
+    std::string name;
+    kTitleTag.for_each(title, [&](const regex::Match& tag) {
+      name = lower(tag.group(1));
+      return false;
+    });
+    if (!name.empty()) {
       tags.insert(name);
       if (name.size() > 3 && name.back() == 's') tags.insert(name.substr(0, name.size() - 1));
       title_names.insert(tags.begin(), tags.end());

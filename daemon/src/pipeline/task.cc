@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
-#include <regex>
+#include <cstdint>
 #include <unordered_set>
+
+#include "regex/regex.h"
 
 namespace comp::pipeline {
 namespace {
@@ -63,52 +65,80 @@ void add_unique(std::vector<T>& list, std::unordered_set<std::string>& seen, con
 TaskTerms analyze_task(std::string_view text) {
   TaskTerms terms;
   std::unordered_set<std::string> seen_ident, seen_dotted, seen_path, seen_frame, seen_quoted, seen_word;
-  std::string input(text.substr(0, 1u << 20));  // a task is never larger; bound the regex work
+  // A task is never larger than a megabyte. Runs of over 400 name and path
+  // characters name nothing (no path or name is that long; a pasted blob,
+  // a minified line), and the path patterns below would rescan them from
+  // every position in them: they go. Other characters (`%`, quotes,
+  // brackets) end a run, so a long playground URL is still read.
+  std::string input;
+  {
+    constexpr std::size_t kLongestRun = 400;
+    auto in_run = [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '/' || c == '-' || c == '@' ||
+             c == '$';
+    };
+    std::string_view bounded = text.substr(0, 1u << 20);
+    input.reserve(bounded.size());
+    for (std::size_t at = 0; at < bounded.size();) {
+      std::size_t end = at;
+      while (end < bounded.size() && in_run(bounded[end])) ++end;
+      if (end - at <= kLongestRun) input.append(bounded, at, end - at);
+      std::size_t next = end;
+      while (next < bounded.size() && !in_run(bounded[next])) ++next;
+      input.append(bounded, end, next - end);
+      at = next;
+    }
+  }
 
   // Stack frames.
-  static const std::regex kPython(R"re(File "([^"\n]+)", line (\d+)(?:, in ([A-Za-z_<>][\w<>]*))?)re");
-  static const std::regex kJs(R"re(at (?:([\w$.<>]+) )?\(?((?:[A-Za-z]:)?[^\s():]+\.[A-Za-z]+):(\d+):\d+\)?)re");
-  static const std::regex kJava(R"re(at ([\w$.]+)\.([\w$<>]+)\(([\w$]+\.(?:java|kt|scala)):(\d+)\))re");
-  static const std::regex kGoRust(R"re((/?(?:[\w.-]+/)*[\w.-]+\.(?:go|rs)):(\d+)(?::\d+)?)re");
-  for (auto it = std::sregex_iterator(input.begin(), input.end(), kPython); it != std::sregex_iterator(); ++it) {
-    Frame frame{(*it)[1], static_cast<std::uint32_t>(std::stoul((*it)[2])), (*it)[3]};
+  static const regex::Regex kPython(R"re(File "([^"\n]+)", line (\d+)(?:, in ([A-Za-z_<>][\w<>]*))?)re");
+  static const regex::Regex kJs(R"re(at (?:([\w$.<>]+) )?\(?((?:[A-Za-z]:)?[^\s():]+\.[A-Za-z]+):(\d+):\d+\)?)re");
+  static const regex::Regex kJava(R"re(at ([\w$.]+)\.([\w$<>]+)\(([\w$]+\.(?:java|kt|scala)):(\d+)\))re");
+  static const regex::Regex kGoRust(R"re((/?(?:[\w.-]+/)*[\w.-]+\.(?:go|rs)):(\d+)(?::\d+)?)re");
+  // A line number as written; one too large for 32 bits is no line.
+  auto line_of = [](std::string_view digits) -> std::uint32_t {
+    std::uint64_t line = 0;
+    for (char c : digits) {
+      line = line * 10 + static_cast<std::uint64_t>(c - '0');
+      if (line > 0xffffffffULL) return 0;
+    }
+    return static_cast<std::uint32_t>(line);
+  };
+  auto add_frame = [&](std::string_view path, std::string_view line, std::string function) {
+    Frame frame{std::string(path), line_of(line), std::move(function)};
     add_unique(terms.frames, seen_frame, frame.path + ":" + std::to_string(frame.line), frame);
-  }
-  for (auto it = std::sregex_iterator(input.begin(), input.end(), kJava); it != std::sregex_iterator(); ++it) {
-    Frame frame{(*it)[3], static_cast<std::uint32_t>(std::stoul((*it)[4])), (*it)[2]};
-    add_unique(terms.frames, seen_frame, frame.path + ":" + std::to_string(frame.line), frame);
-  }
-  for (auto it = std::sregex_iterator(input.begin(), input.end(), kJs); it != std::sregex_iterator(); ++it) {
-    std::string function = (*it)[1];
+    return true;
+  };
+  kPython.for_each(input, [&](const regex::Match& m) { return add_frame(m.group(1), m.group(2), std::string(m.group(3))); });
+  kJava.for_each(input, [&](const regex::Match& m) { return add_frame(m.group(3), m.group(4), std::string(m.group(2))); });
+  kJs.for_each(input, [&](const regex::Match& m) {
+    std::string function(m.group(1));
     std::size_t dot = function.rfind('.');
     if (dot != std::string::npos) function = function.substr(dot + 1);
-    Frame frame{(*it)[2], static_cast<std::uint32_t>(std::stoul((*it)[3])), function};
-    add_unique(terms.frames, seen_frame, frame.path + ":" + std::to_string(frame.line), frame);
-  }
-  for (auto it = std::sregex_iterator(input.begin(), input.end(), kGoRust); it != std::sregex_iterator(); ++it) {
-    Frame frame{(*it)[1], static_cast<std::uint32_t>(std::stoul((*it)[2])), ""};
-    add_unique(terms.frames, seen_frame, frame.path + ":" + std::to_string(frame.line), frame);
-  }
+    return add_frame(m.group(2), m.group(3), function);
+  });
+  kGoRust.for_each(input, [&](const regex::Match& m) { return add_frame(m.group(1), m.group(2), ""); });
 
   // Paths: something/with/slashes.ext or name.ext with a known source extension.
-  static const std::regex kPath(
+  static const regex::Regex kPath(
       R"re((?:[\w.@-]+/)*[\w@-][\w.-]*\.(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|java|kt|go|rs|c|h|cc|cpp|hpp|cs|rb|php|swift|lua|sh|json|yaml|yml|toml|md|rst|txt|cfg|ini|html|css|scss|vue|svelte)\b)re");
-  for (auto it = std::sregex_iterator(input.begin(), input.end(), kPath); it != std::sregex_iterator(); ++it) {
-    std::string path = (*it)[0];
+  kPath.for_each(input, [&](const regex::Match& m) {
+    std::string path(m.group(0));
     while (!path.empty() && (path.front() == '.' || path.front() == '/')) path.erase(path.begin());
-    if (path.find('/') == std::string::npos && path.size() < 4) continue;
-    add_unique(terms.paths, seen_path, path, path);
-  }
+    if (path.find('/') != std::string::npos || path.size() >= 4) add_unique(terms.paths, seen_path, path, path);
+    return true;
+  });
   for (const Frame& frame : terms.frames) add_unique(terms.paths, seen_path, frame.path, frame.path);
 
   // Quoted strings (error messages, literals).
   // A single quote right after a letter is an apostrophe ("don't ... it's"),
   // not an opening quote; nor is one before a letter a closing quote.
-  static const std::regex kQuoted(R"re("([^"\n]{8,200})"|(?:^|[^\w'])'([^'\n]{8,200})'(?![\w']))re");
-  for (auto it = std::sregex_iterator(input.begin(), input.end(), kQuoted); it != std::sregex_iterator(); ++it) {
-    std::string quoted = (*it)[1].matched ? (*it)[1].str() : (*it)[2].str();
+  static const regex::Regex kQuoted(R"re("([^"\n]{8,200})"|(?:^|[^\w'])'([^'\n]{8,200})'(?![\w']))re");
+  kQuoted.for_each(input, [&](const regex::Match& m) {
+    std::string quoted(m.groups[1] ? *m.groups[1] : m.group(2));
     add_unique(terms.quoted, seen_quoted, quoted, quoted);
-  }
+    return true;
+  });
 
   // Code regions: fenced blocks and `inline code` weigh every name in them as code.
   std::vector<std::pair<std::size_t, std::size_t>> code;
@@ -123,10 +153,21 @@ TaskTerms analyze_task(std::string_view text) {
     if (end - at < 120) code.emplace_back(at, end);
     at = input.find('`', end + 1);
   }
+  // As disjoint regions in order, so that a lookup is a binary search (a
+  // task of backticks has hundreds of thousands of them).
+  std::sort(code.begin(), code.end());
+  std::vector<std::pair<std::size_t, std::size_t>> regions;
+  for (const auto& region : code)
+    if (!regions.empty() && region.first < regions.back().second)
+      regions.back().second = std::max(regions.back().second, region.second);
+    else
+      regions.push_back(region);
   auto in_code = [&](std::size_t pos) {
-    for (const auto& [start, end] : code)
-      if (pos > start && pos < end) return true;
-    return false;
+    auto after = std::upper_bound(regions.begin(), regions.end(), std::make_pair(pos, std::size_t{0}),
+                                  [](const auto& a, const auto& b) { return a.first < b.first; });
+    if (after == regions.begin()) return false;
+    const auto& [start, end] = *std::prev(after);
+    return pos > start && pos < end;
   };
   for (const Frame& frame : terms.frames)
     if (!frame.function.empty() && frame.function[0] != '<' && !stop_words().count(frame.function))

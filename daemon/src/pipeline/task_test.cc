@@ -88,5 +88,29 @@ TEST(Task, HostileInputIsBounded) {
   EXPECT_TRUE(analyze_task("").frames.empty());
 }
 
+// Tasks are text from anyone. A run of 400,000 characters (a pasted blob,
+// a minified line) killed the process: std::regex recursed once per
+// character. Such runs name nothing and are skipped; the rest is read.
+TEST(Task, HugeRunsAndBackticksAreReadInBoundedTime) {
+  std::string blob(400'000, 'x');  // twice: within the megabyte a task is read to
+  TaskTerms terms = analyze_task("parse_config fails\nat " + blob + ".js:1:2\nFile \"" + blob +
+                                 "\", line 3, in f\nsee src/app/config.py and `load_settings()`\n");
+  EXPECT_TRUE(has(terms.identifiers, "parse_config"));
+  EXPECT_TRUE(has(terms.identifiers, "load_settings"));
+  EXPECT_TRUE(has(terms.paths, "src/app/config.py"));
+  EXPECT_TRUE(terms.frames.empty());
+  for (const std::string& word : terms.words) EXPECT_LT(word.size(), 1000u);
+  // Two hundred thousand inline code spans: each name's lookup is a binary search.
+  std::string spans;
+  for (int i = 0; i < 200'000; ++i) spans += "`name_" + std::to_string(i % 50) + "` ";
+  terms = analyze_task(spans);
+  EXPECT_TRUE(has(terms.identifiers, "name_49"));
+  // A line number too large for 32 bits is no line, not an exception.
+  terms = analyze_task("File \"app.py\", line 99999999999999999999999, in run\n");
+  ASSERT_EQ(terms.frames.size(), 1u);
+  EXPECT_EQ(terms.frames[0].line, 0u);
+  EXPECT_EQ(terms.frames[0].function, "run");
+}
+
 }  // namespace
 }  // namespace comp::pipeline
