@@ -774,9 +774,21 @@ std::string query_error(lang::Language language) {
   return error;
 }
 
+// Query matches start at most this deep in the tree. Written code never
+// nests so deep; generated code (`f(f(f(...)))` a hundred thousand times)
+// does, and there the cursor's work grows with the square of the depth
+// (140 s for one 300 KB file).
+constexpr std::uint32_t kMaxMatchDepth = 1000;
+// Definitions nested deeper than this (inside as many others) are left out.
+constexpr std::size_t kMaxNesting = 100;
+
 struct SymbolExtractor::Impl {
   TSParser* parser = ts_parser_new();
-  TSQueryCursor* cursor = ts_query_cursor_new();
+  TSQueryCursor* cursor = [] {
+    TSQueryCursor* made = ts_query_cursor_new();
+    ts_query_cursor_set_max_start_depth(made, kMaxMatchDepth);
+    return made;
+  }();
   ~Impl() {
     ts_query_cursor_delete(cursor);
     ts_parser_delete(parser);
@@ -857,6 +869,7 @@ ParseResult SymbolExtractor::extract(lang::Language language, std::string_view s
   // Names declared together share a definition node and its head: read once
   // (`static int x0, ..., x99999;` is one node of 200,000 children).
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::string> signatures;
+  std::size_t too_deep = 0;
   for (const Candidate& candidate : unique) {
     std::uint32_t start = ts_node_start_byte(candidate.definition);
     std::uint32_t end = ts_node_end_byte(candidate.definition);
@@ -869,6 +882,12 @@ ParseResult SymbolExtractor::extract(lang::Language language, std::string_view s
       open.pop_back();
     // A definition that is not inside the innermost open one (odd overlaps) closes it.
     while (!open.empty() && result.symbols[open.back()].end_byte < end) open.pop_back();
+    if (open.size() >= kMaxNesting) {
+      // Each symbol carries its enclosing names: 20,000 nested functions
+      // made scopes of quadratic size (1.8 GB of index for a 280 KB file).
+      ++too_deep;
+      continue;
+    }
     Symbol symbol;
     symbol.name = std::string(node_text(candidate.name, source));
     if (symbol.name.empty()) continue;
@@ -899,6 +918,9 @@ ParseResult SymbolExtractor::extract(lang::Language language, std::string_view s
     result.symbols.push_back(std::move(symbol));
     open.push_back(static_cast<int>(result.symbols.size()) - 1);
   }
+  if (too_deep)
+    result.errors.push_back(std::to_string(too_deep) + " definitions nested over " + std::to_string(kMaxNesting) +
+                            " deep left out");
   ts_tree_delete(tree);
   result.references = assign_references(std::move(references), result.symbols);
   return result;

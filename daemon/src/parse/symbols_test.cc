@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace comp::parse {
 namespace {
 
@@ -108,6 +110,42 @@ TEST(SymbolExtractor, HugeNamesAndDeclarationsAreExtracted) {
   EXPECT_EQ(cpp.symbols[29'999].name, "x29999");
   EXPECT_EQ(cpp.symbols[29'999].signature, cpp.symbols[0].signature);
   EXPECT_EQ(cpp.symbols.back().name, "after");
+}
+
+// Generated code nests where written code never does. Definitions inside
+// more than 100 others are left out with an error (each symbol carries its
+// enclosing names: 20,000 nested functions made 1.8 GB of scopes); query
+// matches start at most 1,000 nodes deep (the cursor's work grew with the
+// square of the depth: 140 s for `f(f(f(...)))` 100,000 deep).
+TEST(SymbolExtractor, DeeplyNestedCodeIsBounded) {
+  SymbolExtractor extractor;
+  std::string nested;
+  for (int i = 0; i < 150; ++i) nested += "function level" + std::to_string(i) + "() {\n";
+  nested += std::string(150, '}') + "\n";
+  ParseResult functions = extractor.extract(Language::kJavaScript, nested, "deep.js");
+  ASSERT_EQ(functions.symbols.size(), 100u);
+  EXPECT_EQ(functions.symbols[99].name, "level99");
+  ASSERT_FALSE(functions.errors.empty());
+  EXPECT_NE(functions.errors.back().find("50 definitions nested over 100 deep left out"), std::string::npos)
+      << functions.errors.back();
+
+  std::string calls;
+  for (int i = 0; i < 100'000; ++i) calls += "f(";
+  calls = "const y = " + calls + std::string(100'000, ')') + ";\nfunction after() {}\n";
+  ParseResult deep = extractor.extract(Language::kJavaScript, calls, "calls.js");
+  ASSERT_EQ(deep.symbols.size(), 2u);
+  EXPECT_EQ(deep.symbols[0].name, "y");
+  EXPECT_EQ(deep.symbols[1].name, "after");
+  // Written code's depth is far inside the limits: a method in a class in
+  // callbacks forty deep is found, with its references.
+  std::string callbacks;
+  for (int i = 0; i < 40; ++i) callbacks += "describe(() => {\n";
+  callbacks += "class Inner { run() { return helper(); } }\n";
+  for (int i = 0; i < 40; ++i) callbacks += "});\n";
+  ParseResult written = extractor.extract(Language::kJavaScript, callbacks, "spec.js");
+  EXPECT_NE(find(written, "spec.Inner.run"), nullptr);
+  EXPECT_TRUE(std::any_of(written.references.begin(), written.references.end(),
+                          [](const Reference& ref) { return ref.name == "helper"; }));
 }
 
 TEST(SymbolExtractor, SignatureIsCappedAt200BytesOnACharacterBoundary) {
