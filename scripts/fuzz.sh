@@ -3,6 +3,7 @@
 # each target named on the command line for a while.
 #
 #   scripts/fuzz.sh [--seconds N] TARGET...     e.g. scripts/fuzz.sh --seconds 600 office_fuzz
+#   (targets: office_fuzz, parquet_fuzz, pdf_fuzz, task_fuzz)
 #
 # Each target's corpus lives in build-fuzz/corpus/<target>, seeded from
 # daemon/tests/docs/fixtures (files of the target's extensions); what crashes,
@@ -33,10 +34,11 @@ CC=clang CXX=clang++ cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Re
 cmake --build "$build" -j1 --target "${targets[@]}"
 
 # The fixture extensions that seed a target: office_fuzz -> docx pptx xlsx,
-# parquet_fuzz -> parquet, pdf_fuzz -> pdf.
+# parquet_fuzz -> parquet, pdf_fuzz -> pdf (task_fuzz: daemon/fuzz/task_seeds).
 extensions_of() {
   case "$1" in
     office_fuzz) echo docx pptx xlsx ;;
+    task_fuzz) ;;
     *) echo "${1%_fuzz}" ;;
   esac
 }
@@ -94,6 +96,7 @@ for target in "${targets[@]}"; do
   done
   if [[ $target == office_fuzz ]]; then office_part_seeds "$corpus"; fi
   if [[ $target == parquet_fuzz ]]; then parquet_footer_seeds "$corpus"; fi
+  if [[ $target == task_fuzz ]]; then cp -n "$here"/daemon/fuzz/task_seeds/* "$corpus/"; fi
   started="$build/.started-$target"
   touch "$started"
   echo "== $target: ${seconds}s, corpus $corpus ($(find "$corpus" -type f | wc -l) files)"
