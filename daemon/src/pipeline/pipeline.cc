@@ -458,7 +458,8 @@ std::vector<std::pair<std::string, std::string>> companion_docs(const std::vecto
     std::vector<std::pair<int, std::string>> scored;
     for (const auto& [path, exact] : found[k]) {
       int score = exact ? 2 : 1;
-      for (const std::string& folder : folders_of(path)) score += own.count(folder) > 0;
+      // (A folder named as the module itself is the name again, not a place.)
+      for (const std::string& folder : folders_of(path)) score += own.count(folder) > 0 && page_key(folder) != keys[k];
       scored.emplace_back(-score, path);
     }
     std::sort(scored.begin(), scored.end());

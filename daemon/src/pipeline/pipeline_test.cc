@@ -400,6 +400,13 @@ TEST(Pipeline, CompanionDocsAreNamedAsTheModule) {
   EXPECT_EQ(companion_docs(tree, {"src/StepLabel/StepLabel.js"}),
             (Pairs{{"docs/translations/api-docs/step-label/step-label.json", "src/StepLabel/StepLabel.js"},
                    {"pages/api/step-label.md", "src/StepLabel/StepLabel.js"}}));
+  // A folder named as the module is no shared place: both API pages of Stepper.
+  EXPECT_EQ(companion_docs(files({"packages/mui-material/src/Stepper/Stepper.js",
+                                  "docs/pages/material-ui/api/stepper.json",
+                                  "docs/translations/api-docs/stepper/stepper.json"}),
+                           {"packages/mui-material/src/Stepper/Stepper.js"}),
+            (Pairs{{"docs/pages/material-ui/api/stepper.json", "packages/mui-material/src/Stepper/Stepper.js"},
+                   {"docs/translations/api-docs/stepper/stepper.json", "packages/mui-material/src/Stepper/Stepper.js"}}));
   // A top-level index file names no module.
   EXPECT_TRUE(companion_docs(files({"index.js", "docs/index.md"}), {"index.js"}).empty());
   // A name that too many pages carry points nowhere.
