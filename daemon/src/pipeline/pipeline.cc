@@ -196,6 +196,26 @@ std::string_view base_name(std::string_view path) {
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
+// The module a file is: its stem, or for an index file (index.js,
+// __init__.py, mod.rs) its folder's name (empty at the root). As written,
+// not lower-cased: nothing is allocated (it runs over every indexed file).
+struct ModuleName {
+  std::string_view name;
+  bool from_folder = false;
+};
+
+ModuleName module_of(std::string_view path) {
+  std::string_view base = base_name(path);
+  std::string_view stem = base.substr(0, base.find('.'));
+  auto is = [stem](std::string_view index) {
+    return std::equal(stem.begin(), stem.end(), index.begin(), index.end(),
+                      [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
+  };
+  if (!is("index") && !is("__init__") && !is("mod")) return {stem, false};
+  if (base.size() == path.size()) return {{}, true};
+  return {base_name(path.substr(0, path.size() - base.size() - 1)), true};
+}
+
 }  // namespace
 
 // The tuning dump: a line per candidate (the best 60), tab-separated: path,
@@ -399,33 +419,28 @@ constexpr int kSkeletonWithBodies = 3;
 
 bool is_doc_page(std::string_view path) {
   std::string base = lower(base_name(path));
+  bool prose = false;
+  for (std::string_view extension : {".md", ".mdx", ".rst", ".adoc"}) prose = prose || base.ends_with(extension);
+  if (!prose) {
+    // JSON under a docs folder: API pages generated from the code.
+    if (!base.ends_with(".json")) return false;
+    std::string folders = lower(path.substr(0, path.size() - base.size()));
+    if (!folders.starts_with("doc") && folders.find("/doc") == std::string::npos &&
+        folders.find("-doc") == std::string::npos)
+      return false;
+  }
   for (std::string_view project : {"changelog", "changes", "history", "license", "readme", "contributing",
                                    "code_of_conduct", "release"})
     if (base.starts_with(project)) return false;  // about the project, not one module
-  if (is_test_path(path) || is_vendored_path(path)) return false;
-  for (std::string_view prose : {".md", ".mdx", ".rst", ".adoc"})
-    if (base.ends_with(prose)) return true;
-  // JSON under a docs folder: API pages generated from the code.
-  std::string folders = lower(path.substr(0, path.size() - base.size()));
-  return base.ends_with(".json") && (folders.starts_with("doc") || folders.find("/doc") != std::string::npos ||
-                                     folders.find("-doc") != std::string::npos);
+  return !is_test_path(path) && !is_vendored_path(path);
 }
 
 std::vector<std::pair<std::string, std::string>> companion_docs(const std::vector<graph::IndexedFile>& indexed,
                                                                 const std::vector<std::string>& code_paths) {
-  // Each code file's module name: the file's stem, or its folder's name for
-  // index files (events/stream/index.js is "stream").
+  // Each code file's module name (events/stream/index.js is "stream"; a
+  // top-level index file names none).
   std::vector<std::string> keys;
-  for (const std::string& path : code_paths) {
-    std::string_view base = base_name(path);
-    std::string stem = lower(base.substr(0, base.find('.')));
-    if (stem == "index" || stem == "__init__" || stem == "mod") {
-      // A top-level index file names no module.
-      std::string_view dir = std::string_view(path).substr(0, path.size() - base.size());
-      stem = dir.empty() ? std::string() : std::string(base_name(dir.substr(0, dir.size() - 1)));
-    }
-    keys.push_back(page_key(stem));
-  }
+  for (const std::string& path : code_paths) keys.push_back(page_key(module_of(path).name));
   // Pages named as a module, its plural or its singular; how exactly.
   std::vector<std::vector<std::pair<std::string, bool>>> found(keys.size());
   for (const graph::IndexedFile& file : indexed) {
@@ -471,7 +486,10 @@ std::vector<std::pair<std::string, std::string>> companion_docs(const std::vecto
 }
 
 std::size_t section_start(std::string_view text, const std::vector<std::string>& words) {
-  std::vector<std::string_view> lines = lines_of(text);
+  std::string lowered = lower(text);
+  std::vector<std::string> wanted;
+  for (const std::string& word : words) wanted.push_back(lower(word));
+  std::vector<std::string_view> lines = lines_of(lowered);
   // Headings: Markdown's "#" lines outside fences, reStructuredText's titles
   // (a line over a row of one punctuation character).
   std::vector<std::size_t> headings;
@@ -490,12 +508,12 @@ std::size_t section_start(std::string_view text, const std::vector<std::string>&
   }
   std::size_t best = 0, best_count = 0;
   for (std::size_t h = 0; h < headings.size(); ++h) {
-    std::size_t end = h + 1 < headings.size() ? headings[h + 1] : lines.size();
-    std::string section;
-    for (std::size_t i = headings[h]; i < end; ++i) section.append(lines[i]).push_back('\n');
-    section = lower(section);
+    // The section's text: from its heading to the next one (views into `lowered`).
+    const char* from = lines[headings[h]].data();
+    const char* to = h + 1 < headings.size() ? lines[headings[h + 1]].data() : lowered.data() + lowered.size();
+    std::string_view section(from, static_cast<std::size_t>(to - from));
     std::size_t count = 0;
-    for (const std::string& word : words) count += section.find(lower(word)) != std::string::npos;
+    for (const std::string& word : wanted) count += section.find(word) != std::string_view::npos;
     if (count > best_count) {
       best_count = count;
       best = headings[h];
@@ -605,12 +623,8 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   for (const std::string& name : title_analysis.identifiers) title_names.insert(lower(name));
   {
     static const regex::Regex kTitleTag(R"(^\s*\[([A-Za-z][\w.-]{1,40})\])");
-    std::string name;
-    kTitleTag.for_each(title, [&](const regex::Match& tag) {
-      name = lower(tag.group(1));
-      return false;
-    });
-    if (!name.empty()) {
+    if (std::optional<regex::Match> tag = kTitleTag.find(title)) {
+      std::string name = lower(tag->group(1));
       tags.insert(name);
       if (name.size() > 3 && name.back() == 's') tags.insert(name.substr(0, name.size() - 1));
       title_names.insert(tags.begin(), tags.end());
@@ -740,9 +754,8 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       }
     for (const std::string& name : title_names) said.insert(name);
     for (const std::string& compound : terms.compounds) said.insert(compound);  // "invoke local" -> invokeLocal/
-    // The files each said word names: by their stem, or for index files
-    // (index.js, __init__.py, mod.rs) by their folder. One pass over the
-    // file list, allocating only for the files that match.
+    // The files each said word names: by their module name (`module_of`).
+    // One pass over the file list, allocating only for the files that match.
     std::unordered_map<std::string, std::vector<std::string>> by_stem;
     std::string stem;
     auto lower_into = [&stem](std::string_view name) {
@@ -751,17 +764,11 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     };
     for (const graph::IndexedFile& file : indexed) {
       if (file.language.empty()) continue;
-      std::string_view path = file.path;
-      std::size_t slash = path.rfind('/');
-      std::string_view base = path.substr(slash == std::string_view::npos ? 0 : slash + 1);
-      lower_into(base.substr(0, base.find('.')));
-      if (stem == "index" || stem == "__init__" || stem == "mod") {  // the folder names the module
-        // ...unless it is the project's top package, which every task names.
-        if (slash == std::string_view::npos) continue;
-        std::string_view dir = path.substr(0, slash);
-        if (dir.find('/') == std::string_view::npos) continue;
-        lower_into(dir.substr(dir.rfind('/') + 1));
-      }
+      ModuleName module = module_of(file.path);
+      // An index file's folder names the module, unless it is the project's
+      // top package, which every task names.
+      if (module.name.empty() || (module.from_folder && file.path.find('/') == file.path.rfind('/'))) continue;
+      lower_into(module.name);
       if (stem.size() >= 3 && said.count(stem)) by_stem[stem].push_back(file.path);
     }
     // A compound that names a file is the more specific reading: "invoke

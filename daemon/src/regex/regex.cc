@@ -69,13 +69,13 @@ void Regex::for_each(std::string_view subject, const std::function<bool(const Ma
   pcre2_match_data_free(data);
 }
 
-bool Regex::search(std::string_view subject) const {
-  bool found = false;
-  for_each(subject, [&](const Match&) {
-    found = true;
+std::optional<Match> Regex::find(std::string_view subject) const {
+  std::optional<Match> first;
+  for_each(subject, [&](const Match& match) {
+    first = match;
     return false;
   });
-  return found;
+  return first;
 }
 
 }  // namespace comp::regex

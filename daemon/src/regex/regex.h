@@ -36,8 +36,10 @@ class Regex {
   // Calls `each` for every non-overlapping match, left to right, until it
   // returns false. A match that hits the limits ends the scan there.
   void for_each(std::string_view subject, const std::function<bool(const Match&)>& each) const;
+  // The first match in `subject` (nullopt at the limits too).
+  std::optional<Match> find(std::string_view subject) const;
   // Whether the pattern matches somewhere in `subject` (false at the limits).
-  bool search(std::string_view subject) const;
+  bool search(std::string_view subject) const { return find(subject).has_value(); }
 
  private:
   struct Impl;

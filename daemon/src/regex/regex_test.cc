@@ -37,6 +37,9 @@ TEST(Regex, EveryMatchWithItsGroups) {
   EXPECT_EQ(seen, 2);
   EXPECT_TRUE(Regex(R"((^|[^/\w.])(tests?|jest)($|[^/\w.]))").search("fix the jest config"));
   EXPECT_FALSE(Regex("^require\\s*\\(").search("requires(x)"));
+  std::optional<Match> tag = Regex(R"(^\s*\[(\w+)\])").find(" [Chip] no [ripple]");
+  ASSERT_TRUE(tag.has_value());
+  EXPECT_EQ(tag->group(1), "Chip");  // the first match only
 }
 
 TEST(Regex, LookaroundAndBytesThatAreNotUtf8) {
