@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 extern char** environ;
@@ -308,6 +309,43 @@ TEST_F(CliTest, QuerySendsTheDocumentationPageOfTheStrongestFile) {
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_NE(text.out.find("## docs/api/core.md"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("documents: pkg/core.py"), std::string::npos) << text.out;
+}
+
+// A file name is data from the repository: one holding a newline or a
+// terminal escape sequence is printed quoted, as git prints it, by every
+// human-readable output; JSON carries the name as it is.
+TEST_F(CliTest, NamesWithControlCharactersArePrintedQuoted) {
+  const std::string escape_name = "clear\x1b[2J.py", newline_name = "new\nline.py";
+  std::ofstream(root_ / "pkg" / escape_name) << "def wipe_screen_now():\n    return 1\n";
+  std::ofstream(root_ / "pkg" / newline_name) << "def split_line_here():\n    return 2\n";
+  ASSERT_EQ(comp({"index", "--root", root_.string()}).exit_code, 0);
+  auto printed = [&](const Result& result, const std::string& what) {
+    EXPECT_EQ(result.exit_code, 0) << what << ": " << result.err;
+    EXPECT_EQ(result.out.find('\x1b'), std::string::npos) << what << ": " << result.out;
+    EXPECT_EQ(result.out.find("new\nline"), std::string::npos) << what << ": " << result.out;
+  };
+  Result files = comp({"files", "--root", root_.string()});
+  printed(files, "files");
+  EXPECT_NE(files.out.find("\"pkg/clear\\033[2J.py\""), std::string::npos) << files.out;
+  EXPECT_NE(files.out.find("\"pkg/new\\nline.py\""), std::string::npos) << files.out;
+  Result symbols = comp({"symbols", "wipe_screen_now", "--root", root_.string()});
+  printed(symbols, "symbols");
+  EXPECT_NE(symbols.out.find("\"pkg/clear\\033[2J.py\":1:"), std::string::npos) << symbols.out;
+  Result symbol = comp({"symbol", "split_line_here", "--root", root_.string()});
+  printed(symbol, "symbol");
+  EXPECT_NE(symbol.out.find("Defined in `\"pkg/new\\nline.py\"`"), std::string::npos) << symbol.out;
+  Result query = comp({"query", "wipe_screen_now split_line_here", "--root", root_.string(), "--no-refresh"});
+  printed(query, "query");
+  EXPECT_NE(query.out.find("## \"pkg/clear\\033[2J.py\""), std::string::npos) << query.out;
+  Result pack = comp({"pack", "pkg", "--root", root_.string(), "--no-refresh"});
+  printed(pack, "pack");
+  EXPECT_NE(pack.out.find("File: \"pkg/new\\nline.py\"\n"), std::string::npos) << pack.out;
+  Result json = comp({"files", "--root", root_.string(), "--json"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  std::set<std::string> paths;
+  for (const auto& file : nlohmann::json::parse(json.out)) paths.insert(file["path"].get<std::string>());
+  EXPECT_TRUE(paths.count("pkg/" + escape_name));
+  EXPECT_TRUE(paths.count("pkg/" + newline_name));
 }
 
 TEST_F(CliTest, FilePrintsALevelWithTokenCounts) {

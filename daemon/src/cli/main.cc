@@ -3,8 +3,8 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <cstdio>
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -12,6 +12,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "compress/compress.h"
 #include "docs/document.h"
 #include "graph/store.h"
 #include "index/indexer.h"
@@ -19,18 +20,23 @@
 #include "pack/cache.h"
 #include "pack/pack.h"
 #include "parse/symbols.h"
-#include "compress/compress.h"
 #include "pipeline/pipeline.h"
 #include "query/graph_query.h"
 #include "rpc/codec.h"
 #include "rpc/daemon.h"
 #include "server/log.h"
 #include "tokens/tokens.h"
+#include "utf8/utf8.h"
 #include "vcs/git.h"
 
 namespace fs = std::filesystem;
 
 namespace {
+
+// Every path printed for a person goes through this (names with control
+// characters or escape sequences are quoted as git quotes them); JSON output
+// escapes them itself.
+using comp::utf8::quote_name;
 
 // Exit codes, stable for scripts.
 constexpr int kExitUsage = 2;        // bad arguments or a missing root
@@ -129,7 +135,8 @@ void print_summary(const comp::index::IndexSummary& summary, const fs::path& roo
   if (!summary.errors.empty()) {
     std::cout << "  files with errors this run: " << summary.errors.size() << " (still indexed; `comp files --errors`)\n";
     for (std::size_t i = 0; i < summary.errors.size() && i < 5; ++i)
-      std::cout << "    " << summary.errors[i].path << ": " << summary.errors[i].message.substr(0, 120) << "\n";
+      std::cout << "    " << quote_name(summary.errors[i].path) << ": " << summary.errors[i].message.substr(0, 120)
+                << "\n";
   }
   for (const std::string& error : summary.walk_errors) std::cout << "  walk: " << error << "\n";
 }
@@ -181,8 +188,9 @@ int run_symbols_command(const Common& common, const comp::graph::SymbolFilter& f
     return 0;
   }
   for (const auto& node : nodes)
-    std::cout << node.file_path << ":" << node.line << ":" << node.column << "  " << node.kind << "  " << node.scope
-              << (node.is_exported ? "" : "  (private)") << "\n    " << node.signature << "\n";
+    std::cout << quote_name(node.file_path) << ":" << node.line << ":" << node.column << "  " << node.kind << "  "
+              << quote_name(node.scope) << (node.is_exported ? "" : "  (private)") << "\n    " << node.signature
+              << "\n";
   if (nodes.empty()) std::cerr << "comp: no symbols match\n";
   return nodes.empty() ? kExitFailure : 0;
 }
@@ -199,8 +207,8 @@ int run_files_command(const Common& common, bool skipped_only, bool errors_only)
       out.push_back(comp::rpc::to_json(file));
       continue;
     }
-    std::cout << file.path << "  " << (file.language.empty() ? "-" : file.language) << "  " << file.size << " B  "
-              << file.symbol_count << " symbols";
+    std::cout << quote_name(file.path) << "  " << (file.language.empty() ? "-" : file.language) << "  " << file.size
+              << " B  " << file.symbol_count << " symbols";
     if (!file.skip_reason.empty()) std::cout << "  skipped: " << file.skip_reason;
     if (!file.error.empty()) std::cout << "  error: " << file.error.substr(0, 160);
     std::cout << "\n";
@@ -292,13 +300,14 @@ int run_outline_command(const Common& common, const std::string& file) {
   }
   for (const auto& symbol : result.symbols)
     std::cout << symbol.line << ":" << symbol.column << "-" << symbol.end_line << ":" << symbol.end_column << "  "
-              << symbol.kind << "  " << symbol.scope << "\n";
+              << symbol.kind << "  " << quote_name(symbol.scope) << "\n";
   for (const auto& ref : result.references) {
     std::cout << ref.line << ":" << ref.column << "  " << ref.kind << "  ";
     if (!ref.qualifier.empty()) std::cout << ref.qualifier << (ref.kind == "import" ? " : " : ".");
     std::cout << ref.name;
     if (!ref.alias.empty()) std::cout << " as " << ref.alias;
-    std::cout << "  (in " << (ref.from >= 0 ? result.symbols[static_cast<std::size_t>(ref.from)].scope : "<top level>")
+    std::cout << "  (in "
+              << (ref.from >= 0 ? quote_name(result.symbols[static_cast<std::size_t>(ref.from)].scope) : "<top level>")
               << ")\n";
   }
   for (const auto& error : result.errors) std::cout << "error: " << error << "\n";
@@ -336,15 +345,16 @@ int run_edges_command(const Common& common, const EdgesFilter& filter) {
       }
       continue;
     }
-    std::cout << ref.file_path << ":" << ref.line << ":" << ref.column
-              << (ref.more_sites.empty() ? "" : " (+" + std::to_string(comp::graph::sites_of(ref).size() - 1) + " more)")
+    std::cout << quote_name(ref.file_path) << ":" << ref.line << ":" << ref.column
+              << (ref.more_sites.empty() ? ""
+                                         : " (+" + std::to_string(comp::graph::sites_of(ref).size() - 1) + " more)")
               << "  " << ref.kind << "  "
               << (ref.qualifier.empty() ? "" : ref.qualifier + (ref.kind == "import" ? " : " : ".")) << ref.name
               << (ref.alias.empty() ? "" : " as " + ref.alias) << "  -> ";
     if (target)
-      std::cout << target->id << " (" << target->file_path << ":" << target->line << ")";
+      std::cout << quote_name(target->id) << " (" << quote_name(target->file_path) << ":" << target->line << ")";
     else if (!ref.target_path.empty())
-      std::cout << ref.target_path;
+      std::cout << quote_name(ref.target_path);
     else
       std::cout << comp::rpc::to_string(ref.status)
                 << (ref.candidates > 1 ? " (" + std::to_string(ref.candidates) + " candidates)" : "");
@@ -415,7 +425,7 @@ int run_dependents_command(const Common& common, const std::string& file) {
   }
   for (const auto& [node, count] : counts)
     std::cout << node.line << "  " << count << " dependents  " << node.kind << " "
-              << (node.kind == "file" ? node.file_path : node.scope) << "\n";
+              << quote_name(node.kind == "file" ? node.file_path : node.scope) << "\n";
   return 0;
 }
 
@@ -460,17 +470,17 @@ int run_query_command(const Common& common, const QueryOptions& query) {
             << result.max_tokens << " tokens (" << result.token_savings << " saved, $" << result.cost_estimation
             << ")\n\n";
   for (const auto& pivot : result.pivot_files) {
-    std::cout << "## " << pivot.path << "  (score " << pivot.score << ", level " << pivot.level
+    std::cout << "## " << quote_name(pivot.path) << "  (score " << pivot.score << ", level " << pivot.level
               << (pivot.lines.empty() ? "" : ", lines " + pivot.lines) << ", " << pivot.token_count << " tokens)\n";
     if (!pivot.symbols.empty()) {
       std::cout << "symbols:";
-      for (const auto& symbol : pivot.symbols) std::cout << " " << symbol;
+      for (const auto& symbol : pivot.symbols) std::cout << " " << quote_name(symbol);
       std::cout << "\n";
     }
-    if (!pivot.documents.empty()) std::cout << "documents: " << pivot.documents << "\n";
+    if (!pivot.documents.empty()) std::cout << "documents: " << quote_name(pivot.documents) << "\n";
     if (!pivot.full_bodies.empty()) {
       std::cout << "bodies in full:";
-      for (const auto& symbol : pivot.full_bodies) std::cout << " " << symbol;
+      for (const auto& symbol : pivot.full_bodies) std::cout << " " << quote_name(symbol);
       std::cout << "\n";
     }
     std::cout << "```\n" << pivot.content << (pivot.content.empty() || pivot.content.back() == '\n' ? "" : "\n")
@@ -478,7 +488,7 @@ int run_query_command(const Common& common, const QueryOptions& query) {
   }
   if (!result.left_out.empty()) {
     std::cout << "Left out (budget):";
-    for (const auto& path : result.left_out) std::cout << " " << path;
+    for (const auto& path : result.left_out) std::cout << " " << quote_name(path);
     std::cout << "\n";
   }
   if (result.stale_files) std::cout << result.stale_files << " files changed since they were indexed\n";
@@ -528,8 +538,8 @@ int run_file_command(const Common& common, const std::string& file, int level, c
     return 0;
   }
   std::cout << view.text << (view.text.empty() || view.text.back() == '\n' ? "" : "\n");
-  std::cerr << rel_path << ": level " << view.level << ", " << view.tokens << " tokens (whole file at level 0: "
-            << view.raw_tokens << ")\n";
+  std::cerr << quote_name(rel_path) << ": level " << view.level << ", " << view.tokens
+            << " tokens (whole file at level 0: " << view.raw_tokens << ")\n";
   return 0;
 }
 
@@ -570,8 +580,8 @@ int run_pack_command(const Common& common, const PackFlags& flags) {
   if (!flags.no_refresh) refresh_index(root, flags.jobs);  // the files as they are now, and their hashes for the cache
   auto store = comp::graph::Store::open_existing(root);
   comp::pack::PackSummary summary = comp::pack::pack(*store, options, [&](const comp::pack::PackedFile& packed) {
-    out << "================\nFile: " << packed.path << "\n================\n" << packed.text
-        << (packed.text.empty() || packed.text.back() == '\n' ? "" : "\n") << "\n";
+    out << "================\nFile: " << quote_name(packed.path) << "\n================\n"
+        << packed.text << (packed.text.empty() || packed.text.back() == '\n' ? "" : "\n") << "\n";
   });
   out.flush();
   if (!out) {
@@ -581,7 +591,8 @@ int run_pack_command(const Common& common, const PackFlags& flags) {
   for (const std::string& prefix : summary.unmatched_prefixes)
     std::cerr << "comp: no indexed source file under '" << prefix << "'\n";
   for (const std::string& path : summary.unreadable)
-    std::cerr << "comp: " << path << " left out: unreadable now, or a symlink (never followed when reading)\n";
+    std::cerr << "comp: " << quote_name(path)
+              << " left out: unreadable now, or a symlink (never followed when reading)\n";
   std::string cache = "level 0 is not cached";
   if (flags.level > 0) {
     cache = "cache " + std::to_string(summary.hits) + " hits, " + std::to_string(summary.misses) + " misses, " +

@@ -1,20 +1,19 @@
 #include "query/graph_query.h"
 
-#include <cctype>
-#include <unordered_set>
-
-#include "graph/identifier_tokenizer.h"
-
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 #include <sstream>
 #include <unordered_map>
+#include <unordered_set>
 
+#include "graph/identifier_tokenizer.h"
+#include "utf8/utf8.h"
 #include "walk/walker.h"
 
 namespace comp::query {
@@ -134,9 +133,10 @@ void render_reached(std::ostringstream& out, const std::vector<Reached>& reached
   std::map<std::string, std::vector<const Reached*>> by_file;
   for (const Reached& r : reached) by_file[r.node.file_path].push_back(&r);
   for (const auto& [file, list] : by_file) {
-    out << "- `" << file << "` (" << list.size() << ")\n";
+    out << "- `" << utf8::quote_name(file) << "` (" << list.size() << ")\n";
     for (const Reached* r : list) {
-      out << "  - " << r->node.kind << " `" << (r->node.kind == "file" ? r->node.file_path : r->node.scope) << "`";
+      out << "  - " << r->node.kind << " `"
+          << utf8::quote_name(r->node.kind == "file" ? r->node.file_path : r->node.scope) << "`";
       out << " (line " << r->node.line << ")";
       std::string kinds;
       for (const std::string& kind : r->kinds) kinds += (kinds.empty() ? "" : "/") + kind;
@@ -264,9 +264,10 @@ DiffReport diff_report(graph::Store& store, const fs::path& root, const std::str
 std::string to_markdown(const SymbolReport& report) {
   std::ostringstream out;
   const NodeRecord& symbol = report.symbol;
-  out << "# " << symbol.kind << " `" << (symbol.kind == "file" ? symbol.file_path : symbol.scope) << "`\n\n";
-  out << "Defined in `" << symbol.file_path << "` lines " << symbol.line << "-" << symbol.end_line << " (id `"
-      << symbol.id << "`).\n\n";
+  out << "# " << symbol.kind << " `" << utf8::quote_name(symbol.kind == "file" ? symbol.file_path : symbol.scope)
+      << "`\n\n";
+  out << "Defined in `" << utf8::quote_name(symbol.file_path) << "` lines " << symbol.line << "-" << symbol.end_line
+      << " (id `" << utf8::quote_name(symbol.id) << "`).\n\n";
   if (!report.source.empty())
     out << "```" << fence_language(symbol.file_path) << "\n" << report.source << "```\n\n";
   std::set<std::string> files;
@@ -296,8 +297,8 @@ std::string to_markdown(const std::vector<NodeRecord>& choices, const std::strin
   out << "# " << choices.size() << " symbols named `" << name << "`\n\n"
       << "Choose one with `--file PATH` or a qualified name (or the id):\n\n";
   for (const NodeRecord& node : choices)
-    out << "- " << node.kind << " `" << node.scope << "` in `" << node.file_path << "` line " << node.line << " (id `"
-        << node.id << "`)\n";
+    out << "- " << node.kind << " `" << utf8::quote_name(node.scope) << "` in `" << utf8::quote_name(node.file_path)
+        << "` line " << node.line << " (id `" << utf8::quote_name(node.id) << "`)\n";
   return out.str();
 }
 
@@ -306,15 +307,16 @@ std::string to_markdown(const DiffReport& report) {
   out << "# Changes since " << report.base_commit.substr(0, 12) << "\n\n";
   if (report.changes.empty()) out << "No changes.\n";
   for (const vcs::FileChange& change : report.changes) {
-    out << "- " << change.status << " `" << change.path << "`";
-    if (change.status == 'R') out << " (from `" << change.old_path << "`)";
+    out << "- " << change.status << " `" << utf8::quote_name(change.path) << "`";
+    if (change.status == 'R') out << " (from `" << utf8::quote_name(change.old_path) << "`)";
     if (change.binary) out << " (binary)";
     out << "\n";
   }
   out << "\n## Changed symbols: " << report.changed.size() << "\n\n";
   for (const ChangedSymbol& changed : report.changed) {
-    out << "- " << changed.node.kind << " `" << (changed.node.kind == "file" ? changed.node.file_path : changed.node.scope)
-        << "` in `" << changed.node.file_path << "` lines " << changed.node.line << "-" << changed.node.end_line
+    out << "- " << changed.node.kind << " `"
+        << utf8::quote_name(changed.node.kind == "file" ? changed.node.file_path : changed.node.scope) << "` in `"
+        << utf8::quote_name(changed.node.file_path) << "` lines " << changed.node.line << "-" << changed.node.end_line
         << "; hunks at";
     for (const vcs::LineRange& range : changed.ranges) out << " " << range.start << "+" << range.count;
     out << "\n";
@@ -322,8 +324,9 @@ std::string to_markdown(const DiffReport& report) {
   out << "\n## Related symbols, nearest first: " << report.related.size() << "\n\n";
   for (const RankedNode& ranked : report.related)
     out << "- " << ranked.direction << " " << ranked.distance << ": " << ranked.node.kind << " `"
-        << (ranked.node.kind == "file" ? ranked.node.file_path : ranked.node.scope) << "` in `" << ranked.node.file_path
-        << "` line " << ranked.node.line << " (via `" << ranked.via << "`)\n";
+        << utf8::quote_name(ranked.node.kind == "file" ? ranked.node.file_path : ranked.node.scope) << "` in `"
+        << utf8::quote_name(ranked.node.file_path) << "` line " << ranked.node.line << " (via `" << ranked.via
+        << "`)\n";
   return out.str();
 }
 

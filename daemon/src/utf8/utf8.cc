@@ -83,4 +83,58 @@ std::string replace_invalid(std::string_view s) {
   return out;
 }
 
+namespace {
+
+// The length of the character at name[i] when it must be escaped (0 when it
+// is shown as it is); for ill-formed UTF-8, the length of the bad subpart.
+std::size_t escaped_length(std::string_view name, std::size_t i) {
+  const auto c = static_cast<unsigned char>(name[i]);
+  if (c < 0x80) return (c < 0x20 || c == 0x7F || c == '"' || c == '\\') ? 1 : 0;
+  std::size_t skip = 0;
+  std::size_t length = sequence(name, i, &skip);
+  if (length == 0) return skip;
+  const auto b1 = static_cast<unsigned char>(name[i + 1]);
+  if (length == 2 && c == 0xC2 && b1 < 0xA0) return 2;  // U+0080..U+009F: C1 controls
+  if (length == 3 && c == 0xE2) {
+    const auto b2 = static_cast<unsigned char>(name[i + 2]);
+    if (b1 == 0x80 && b2 >= 0xAA && b2 <= 0xAE) return 3;  // U+202A..U+202E
+    if (b1 == 0x81 && b2 >= 0xA6 && b2 <= 0xA9) return 3;  // U+2066..U+2069
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::string quote_name(std::string_view name) {
+  std::string out;
+  bool quote = false;
+  std::size_t i = 0;
+  while (i < name.size()) {
+    std::size_t bad = escaped_length(name, i);
+    if (bad == 0) {
+      std::size_t skip = 0;
+      std::size_t length = static_cast<unsigned char>(name[i]) < 0x80 ? 1 : sequence(name, i, &skip);
+      out.append(name.substr(i, length));
+      i += length;
+      continue;
+    }
+    quote = true;
+    for (std::size_t k = 0; k < bad; ++k, ++i) {
+      const auto c = static_cast<unsigned char>(name[i]);
+      // git's quote.c: a letter where C has one, octal otherwise.
+      constexpr std::string_view kEscaped = "\a\b\t\n\v\f\r\"\\", kLetter = "abtnvfr\"\\";
+      std::size_t at = kEscaped.find(static_cast<char>(c));
+      out += '\\';
+      if (at != std::string_view::npos) {
+        out += kLetter[at];
+      } else {
+        out += static_cast<char>('0' + (c >> 6));
+        out += static_cast<char>('0' + ((c >> 3) & 7));
+        out += static_cast<char>('0' + (c & 7));
+      }
+    }
+  }
+  return quote ? '"' + out + '"' : out;
+}
+
 }  // namespace comp::utf8

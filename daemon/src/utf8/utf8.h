@@ -1,8 +1,9 @@
 // utf8: the one UTF-8 validator of comP. Invalid input is read as the WHATWG
 // Encoding Standard reads it (browsers, Node.js's Buffer#toString and
 // TextDecoder): each maximal subpart of an ill-formed sequence is one U+FFFD.
-// Used by the tokenizer (parity with the JavaScript tokenizers) and by the
-// document text renderer.
+// Used by the tokenizer (parity with the JavaScript tokenizers), by the
+// document text renderer, and by every human-readable output that prints a
+// name from outside (a path, through `quote_name`).
 #pragma once
 
 #include <cstddef>
@@ -21,5 +22,15 @@ std::size_t sequence(std::string_view s, std::size_t i, std::size_t* skip);
 bool valid(std::string_view s);
 // `s` with each maximal ill-formed subpart replaced by U+FFFD.
 std::string replace_invalid(std::string_view s);
+
+// A file name as a terminal may show it: `name` unchanged when it holds only
+// printable characters; otherwise in double quotes with C escapes, the way
+// git quotes such names (core.quotePath): \n \t \r \" \\ and the like,
+// and octal \ooo for each byte of a control character (C0, DEL, C1), of a
+// bidirectional override or isolate (U+202A-U+202E, U+2066-U+2069, which
+// reorder what the reader sees), and of ill-formed UTF-8. Other UTF-8 is kept
+// readable. A name holding `"` or `\` is quoted too, so that the output reads
+// back one way only.
+std::string quote_name(std::string_view name);
 
 }  // namespace comp::utf8

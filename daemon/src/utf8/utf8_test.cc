@@ -32,5 +32,34 @@ TEST(Utf8, EachMaximalSubpartBecomesOneReplacement) {
   EXPECT_TRUE(valid(replace_invalid("\xFF\xFE\xE6\x97 \xED\xBF\xBF")));
 }
 
+TEST(Utf8, PrintableNamesAreNotQuoted) {
+  for (std::string_view name : {"src/app.py", "docs/Gr\xC3\xBC\xC3\x9F" "e.md", "\xE6\x97\xA5\xE6\x9C\xAC/x.ts",
+                                "a b/c'd.js", "emoji\xF0\x9F\x98\x80.rs", ""})
+    EXPECT_EQ(quote_name(name), name);
+}
+
+// As git prints such names with core.quotePath=false (quote.c's sq_lookup).
+TEST(Utf8, ControlCharactersAreEscapedAsGitDoes) {
+  EXPECT_EQ(quote_name("new\nline.py"), "\"new\\nline.py\"");
+  EXPECT_EQ(quote_name("tab\there\r"), "\"tab\\there\\r\"");
+  EXPECT_EQ(quote_name("say \"hi\".md"), "\"say \\\"hi\\\".md\"");
+  EXPECT_EQ(quote_name("back\\slash"), "\"back\\\\slash\"");
+  EXPECT_EQ(quote_name("\a\b\v\f"), "\"\\a\\b\\v\\f\"");
+  // An escape sequence that would clear the screen reaches no terminal.
+  EXPECT_EQ(quote_name("x\x1b[2J.py"), "\"x\\033[2J.py\"");
+  EXPECT_EQ(quote_name("del\x7f"), "\"del\\177\"");
+  EXPECT_EQ(quote_name(std::string_view("nul\0x", 5)), "\"nul\\000x\"");
+}
+
+TEST(Utf8, C1ControlsBidiOverridesAndBadBytesAreEscapedOtherUtf8Kept) {
+  EXPECT_EQ(quote_name("csi\xC2\x9B" "2J"), "\"csi\\302\\2332J\"");                    // U+009B
+  EXPECT_EQ(quote_name("a\xE2\x80\xAE" "txt.exe"), "\"a\\342\\200\\256txt.exe\"");   // U+202E
+  EXPECT_EQ(quote_name("\xE2\x81\xA6x"), "\"\\342\\201\\246x\"");                     // U+2066
+  EXPECT_EQ(quote_name("bad\xFF.py"), "\"bad\\377.py\"");
+  EXPECT_EQ(quote_name("\xC3\xA9\n\xC3\xA9"), "\"\xC3\xA9\\n\xC3\xA9\"");           // é kept as it is
+  EXPECT_EQ(quote_name("\xE2\x80\x94"), "\xE2\x80\x94");                            // an em dash is printable
+  EXPECT_EQ(quote_name("\xE6\x97"), "\"\\346\\227\"");                              // truncated sequence
+}
+
 }  // namespace
 }  // namespace comp::utf8
