@@ -3,7 +3,7 @@
 # each target named on the command line for a while.
 #
 #   scripts/fuzz.sh [--seconds N] TARGET...     e.g. scripts/fuzz.sh --seconds 600 office_fuzz
-#   (targets: office_fuzz, parquet_fuzz, pdf_fuzz, task_fuzz)
+#   (targets: office_fuzz, parquet_fuzz, pdf_fuzz, task_fuzz, source_fuzz)
 #
 # Each target's corpus lives in build-fuzz/corpus/<target>, seeded from
 # daemon/tests/docs/fixtures (files of the target's extensions); what crashes,
@@ -38,7 +38,7 @@ cmake --build "$build" -j1 --target "${targets[@]}"
 extensions_of() {
   case "$1" in
     office_fuzz) echo docx pptx xlsx ;;
-    task_fuzz) ;;
+    task_fuzz|source_fuzz) ;;
     *) echo "${1%_fuzz}" ;;
   esac
 }
@@ -83,6 +83,22 @@ parquet_footer_seeds() {
   done
 }
 
+# source_fuzz's inputs: a byte choosing the language (its index in
+# lang::all_languages(), the order below) and a source file: the compression
+# and symbol golden fixtures of each language.
+source_seeds() {
+  local corpus="$1" index=0 language file
+  for language in rust typescript tsx javascript python go html java c cpp csharp ruby php kotlin swift lua bash; do
+    for file in "$here"/daemon/tests/compress/"$language"/sample.* "$here"/daemon/tests/golden/"$language"/*; do
+      case "$file" in *.level1|*.level2|*.symbols) continue ;; esac
+      [[ -f $file ]] || continue
+      { printf "\\$(printf '%03o' "$index")"; cat "$file"; } \
+        > "$corpus/$language-$(basename "$(dirname "$(dirname "$file")")")-$(basename "$file")"
+    done
+    index=$((index + 1))
+  done
+}
+
 status=0
 summary=()
 for target in "${targets[@]}"; do
@@ -97,6 +113,7 @@ for target in "${targets[@]}"; do
   if [[ $target == office_fuzz ]]; then office_part_seeds "$corpus"; fi
   if [[ $target == parquet_fuzz ]]; then parquet_footer_seeds "$corpus"; fi
   if [[ $target == task_fuzz ]]; then cp -n "$here"/daemon/fuzz/task_seeds/* "$corpus/"; fi
+  if [[ $target == source_fuzz ]]; then source_seeds "$corpus"; fi
   started="$build/.started-$target"
   touch "$started"
   echo "== $target: ${seconds}s, corpus $corpus ($(find "$corpus" -type f | wc -l) files)"
