@@ -457,6 +457,7 @@ int run_query_command(const Common& common, const QueryOptions& query) {
   if (!query.no_refresh) refresh_index(root);  // never answer from a stale index
   auto store = comp::graph::Store::open_existing(root);
   comp::pipeline::Request request;
+  if (!query.no_refresh) request.stale_files = 0;  // the refresh just compared every file with the disk
   request.task = task;
   request.max_tokens = query.max_tokens;
   request.compression_level = query.level;

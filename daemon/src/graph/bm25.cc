@@ -88,6 +88,19 @@ void comp_bm25(const Fts5ExtensionApi* api, Fts5Context* context, sqlite3_contex
   sqlite3_result_double(result, -score);
 }
 
+// comp_row_count(table): the number of rows in the table, from FTS5's
+// own statistics (what bm25 counts idf against; count(*) would read every row).
+void comp_row_count(const Fts5ExtensionApi* api, Fts5Context* context, sqlite3_context* result, int,
+                    sqlite3_value**) {
+  sqlite3_int64 rows = 0;
+  int rc = api->xRowCount(context, &rows);
+  if (rc != SQLITE_OK) {
+    sqlite3_result_error_code(result, rc);
+    return;
+  }
+  sqlite3_result_int64(result, rows);
+}
+
 }  // namespace
 
 fts5_api* fts5_api_of(sqlite3* db) {
@@ -107,6 +120,7 @@ bool register_bm25(sqlite3* db, std::string* error) {
     return false;
   }
   int rc = api->xCreateFunction(api, "comp_bm25", nullptr, comp_bm25, nullptr);
+  if (rc == SQLITE_OK) rc = api->xCreateFunction(api, "comp_row_count", nullptr, comp_row_count, nullptr);
   if (rc != SQLITE_OK) {
     if (error) *error = sqlite3_errstr(rc);
     return false;

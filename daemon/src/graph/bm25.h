@@ -17,8 +17,9 @@ namespace comp::graph {
 // The connection's FTS5 API (nullptr when SQLite lacks FTS5).
 fts5_api* fts5_api_of(sqlite3* db);
 
-// Registers comp_bm25 on the connection; false (with a message) when SQLite
-// lacks FTS5.
+// Registers comp_bm25, and comp_row_count(fts_table) (the table's row count
+// from FTS5's statistics, in any full-text query), on the connection; false
+// (with a message) when SQLite lacks FTS5.
 bool register_bm25(sqlite3* db, std::string* error);
 
 }  // namespace comp::graph

@@ -160,7 +160,7 @@ std::string fts_phrase(std::string_view text) {
   return out + "\"";
 }
 
-std::string fts_any_of(const std::vector<std::string>& terms, std::size_t max_atoms) {
+std::vector<std::string> fts_atoms(const std::vector<std::string>& terms, std::size_t max_atoms) {
   std::vector<std::string> atoms;
   std::unordered_set<std::string> seen;
   for (const std::string& term : terms) {
@@ -173,9 +173,18 @@ std::string fts_any_of(const std::vector<std::string>& terms, std::size_t max_at
     });
     if (atoms.size() >= max_atoms) break;
   }
+  if (atoms.size() > max_atoms) atoms.resize(max_atoms);
+  return atoms;
+}
+
+std::string fts_or(const std::vector<std::string>& atoms) {
   std::string query;
-  for (std::size_t i = 0; i < atoms.size() && i < max_atoms; ++i) query += (i ? " OR \"" : "\"") + atoms[i] + "\"";
+  for (const std::string& atom : atoms) query += (query.empty() ? "" : " OR ") + fts_phrase(atom);
   return query;
+}
+
+std::string fts_any_of(const std::vector<std::string>& terms, std::size_t max_atoms) {
+  return fts_or(fts_atoms(terms, max_atoms));
 }
 
 }  // namespace comp::graph

@@ -23,9 +23,13 @@ namespace comp::graph {
 void split_identifiers(std::string_view text,
                        const std::function<void(std::string_view token, int start, int end)>& emit);
 
-// An FTS5 query matching any token of `terms` (each split as above, tokens of
-// 2-40 alphanumeric bytes, first `max_atoms` distinct ones), each quoted so
-// that no user text is read as query syntax. "" when no token qualifies.
+// The tokens of `terms` a query looks for: each term split as above, tokens
+// of 2-40 alphanumeric bytes, the first `max_atoms` distinct ones in order.
+std::vector<std::string> fts_atoms(const std::vector<std::string>& terms, std::size_t max_atoms);
+// An FTS5 query matching any of `atoms`, each a quoted phrase so that no
+// user text is read as query syntax. "" when there is none.
+std::string fts_or(const std::vector<std::string>& atoms);
+// fts_or(fts_atoms(terms, max_atoms)).
 std::string fts_any_of(const std::vector<std::string>& terms, std::size_t max_atoms);
 
 // `text` as one FTS5 phrase string ("..." with inner quotes doubled): read

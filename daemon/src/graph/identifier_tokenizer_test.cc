@@ -87,5 +87,16 @@ TEST(IdentifierTokenizer, Fts5MatchesPartsAndWholes) {
   sqlite3_close(db);
 }
 
+TEST(IdentifierTokenizer, QueryAtomsAreTheFirstDistinctTokensOfTheTerms) {
+  // Each term as the index splits it: the whole identifier, then its parts;
+  // one-letter parts, symbols and repeats are left out.
+  EXPECT_EQ(fts_atoms({"useThemeProps", "theme", "a", "x.y", "NOT"}, 10),
+            (std::vector<std::string>{"usethemeprops", "use", "theme", "props", "not"}));
+  EXPECT_EQ(fts_atoms({"useThemeProps", "createTheme"}, 2), (std::vector<std::string>{"usethemeprops", "use"}));
+  EXPECT_EQ(fts_or({"use", "or", "not"}), "\"use\" OR \"or\" OR \"not\"");  // operators stay words
+  EXPECT_EQ(fts_or({}), "");
+  EXPECT_EQ(fts_any_of({"useThemeProps"}, 2), "\"usethemeprops\" OR \"use\"");
+}
+
 }  // namespace
 }  // namespace comp::graph

@@ -655,6 +655,34 @@ std::vector<std::size_t> Store::tokens_held(const std::vector<std::string>& toke
   return out;
 }
 
+Store::TokenRows Store::token_rows(FullText index, const std::vector<std::string>& tokens) {
+  const std::string table = index == FullText::kFiles ? "files_fts" : "symbols_fts";
+  TokenRows out;
+  out.rows.assign(tokens.size(), 0);
+  // fts5vocab over the index, in this connection's temp schema (the
+  // database file is not written): a token's row count without reading its rows.
+  const std::string vocab = "comp_" + table + "_rows";
+  if (sqlite3_exec(db_, ("CREATE VIRTUAL TABLE IF NOT EXISTS temp." + vocab + " USING fts5vocab(main, " + table +
+                         ", row)").c_str(),
+                   nullptr, nullptr, nullptr) != SQLITE_OK)
+    return out;
+  Statement rows_of(db_, ("SELECT doc FROM temp." + vocab + " WHERE term = ?1").c_str());
+  std::size_t most = 0;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    rows_of.bind(1, tokens[i]);
+    out.rows[i] = rows_of.step() ? rows_of.integer(0) : 0;
+    rows_of.reset();
+    if (out.rows[i] > out.rows[most]) most = i;
+  }
+  if (tokens.empty() || out.rows[most] == 0) return out;
+  // The index's row count, as bm25 reads it, in a query on the commonest token.
+  Statement total(db_, ("SELECT comp_row_count(" + table + ") FROM " + table + " WHERE " + table +
+                        " MATCH ?1 LIMIT 1").c_str());
+  total.bind(1, fts_phrase(tokens[most]));
+  if (total.step()) out.total = total.integer(0);
+  return out;
+}
+
 std::vector<std::pair<NodeRecord, double>> Store::search_symbols(const std::string& fts_query, std::size_t limit) {
   std::vector<std::pair<NodeRecord, double>> out;
   std::string columns;

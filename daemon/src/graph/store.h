@@ -259,6 +259,19 @@ class Store {
   // identifier tokenizer, lower-case) its path or text holds, as the
   // full-text index knows them; 0 for a path not indexed.
   std::vector<std::size_t> tokens_held(const std::vector<std::string>& tokens, const std::vector<std::string>& paths);
+  // How many rows of a full-text index, files (search_files) or symbols
+  // (search_symbols), hold each of `tokens` (single tokens of the identifier
+  // tokenizer, lower-case), and how many rows it has, as BM25 counts them:
+  // from FTS5's vocabulary and statistics, without reading the rows. A token
+  // in half the rows or more has no weight in BM25 (its idf is at FTS5's
+  // floor, 1e-6), yet a query holding it matches, and scores, most of the index.
+  enum class FullText { kFiles, kSymbols };
+  struct TokenRows {
+    std::int64_t total = 0;           // rows in the index (0: unknown)
+    std::vector<std::int64_t> rows;   // per token
+    bool weightless(std::size_t i) const { return total > 0 && 2 * rows[i] >= total; }
+  };
+  TokenRows token_rows(FullText index, const std::vector<std::string>& tokens);
   // Symbols by BM25 over name (weight 4), signature and scope (FTS5 query syntax).
   std::vector<std::pair<NodeRecord, double>> search_symbols(const std::string& fts_query, std::size_t limit);
   // Files this file's references lead to / files whose references lead here,

@@ -119,6 +119,47 @@ TEST_F(StoreTest, TokensHeldCountsTheTokensAFileHoldsAsTheTokenizerSplitsThem) {
   EXPECT_EQ(store->tokens_held({"or", "\"", "*"}, {"src/chip.js"}), (std::vector<std::size_t>{0}));
 }
 
+// A token in at least half the files has BM25's floor idf (1e-6): it adds
+// nothing to any score, so dropping it from an OR query keeps the ranking.
+TEST_F(StoreTest, TokenRowsCountTheRowsHoldingEachTokenAndTheIndex) {
+  auto store = Store::open(root_);
+  {
+    Batch batch(*store);
+    // "material" in 3 of 4 files, "theme" in exactly 2 (half), "ripple" in 1.
+    batch.put_file(file_record("a.js", "h1"), {node_record("a.js", "materialRipple")},
+                   "material ripple ripple ripple theme");
+    batch.put_file(file_record("b.js", "h2"), {node_record("b.js", "materialTheme")}, "material theme");
+    batch.put_file(file_record("c.js", "h3"), {node_record("c.js", "material")}, "material button button");
+    batch.put_file(file_record("d.js", "h4"), {node_record("d.js", "unrelated")}, "unrelated text here");
+    batch.commit();
+  }
+  using FullText = Store::FullText;
+  Store::TokenRows files = store->token_rows(FullText::kFiles, {"material", "theme", "ripple", "absent"});
+  EXPECT_EQ(files.total, 4);
+  EXPECT_EQ(files.rows, (std::vector<std::int64_t>{3, 2, 1, 0}));
+  EXPECT_TRUE(files.weightless(0));
+  EXPECT_TRUE(files.weightless(1));  // exactly half: log((4 - 2 + 0.5) / (2 + 0.5)) = 0
+  EXPECT_FALSE(files.weightless(2));
+  EXPECT_FALSE(files.weightless(3));
+  EXPECT_TRUE(store->token_rows(FullText::kFiles, {}).rows.empty());
+  Store::TokenRows absent = store->token_rows(FullText::kFiles, {"absent"});
+  EXPECT_EQ(absent.rows, (std::vector<std::int64_t>{0}));
+  EXPECT_FALSE(absent.weightless(0));
+  // Symbols count against the symbol rows: "material" names 3 of 4.
+  Store::TokenRows symbols = store->token_rows(FullText::kSymbols, {"material", "ripple", "unrelated"});
+  EXPECT_EQ(symbols.total, 4);
+  EXPECT_EQ(symbols.rows, (std::vector<std::int64_t>{3, 1, 1}));
+  // The ranking without them is the ranking with them.
+  auto with = store->search_files("\"material\" OR \"theme\" OR \"ripple\" OR \"button\"", 10);
+  auto without = store->search_files("\"ripple\" OR \"button\"", 10);
+  ASSERT_EQ(without.size(), 2u);
+  ASSERT_GE(with.size(), 2u);
+  for (std::size_t i = 0; i < without.size(); ++i) {
+    EXPECT_EQ(with[i].first, without[i].first);
+    EXPECT_NEAR(with[i].second, without[i].second, 1e-5);
+  }
+}
+
 TEST_F(StoreTest, PutFileReplacesNodesAndText) {
   auto store = Store::open(root_);
   {

@@ -522,6 +522,33 @@ std::size_t section_start(std::string_view text, const std::vector<std::string>&
   return best + 1;
 }
 
+namespace {
+
+// Leaves the tokens in half the rows or more out of one BM25 query's
+// `atoms` (`counted`: the rows holding each token of `tokens`). They add at
+// most 2.2e-6 each to a score (BM25's idf floor), while a token in fewer rows
+// adds a thousand times more; but when no token of the query is in fewer
+// rows (a small tree, where every word is in half the files), the query still
+// orders its files by how often they say them (scores are relative to the
+// best), and it is kept whole.
+void drop_weightless(std::vector<std::string>& atoms, const std::vector<std::string>& tokens,
+                     const graph::Store::TokenRows& counted) {
+  std::unordered_set<std::string> weightless;  // copies: erase_if moves the atoms
+  bool informative = false;
+  for (const std::string& atom : atoms) {
+    auto found = std::lower_bound(tokens.begin(), tokens.end(), atom);
+    if (found == tokens.end() || *found != atom) continue;
+    std::size_t i = static_cast<std::size_t>(found - tokens.begin());
+    if (counted.weightless(i))
+      weightless.insert(atom);
+    else
+      informative = informative || counted.rows[i] > 0;
+  }
+  if (informative) std::erase_if(atoms, [&](const std::string& atom) { return weightless.count(atom) > 0; });
+}
+
+}  // namespace
+
 std::shared_ptr<const FileList> FileList::read(graph::Store& store) {
   auto list = std::make_shared<FileList>();
   list->files = store.indexed_files();
@@ -593,18 +620,22 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   const std::shared_ptr<const FileList> list = file_lists ? file_lists->get(store) : FileList::read(store);
   const std::vector<graph::IndexedFile>& indexed = list->files;
   const std::unordered_map<std::string_view, const graph::IndexedFile*>& files = list->by_path;
-  // Freshness: indexed files whose size or mtime differ from the disk. One
-  // lstat per indexed file is most of a large tree's query time, so it runs
-  // beside the ranking (declared after `files`: its destructor waits for it
-  // before `files` goes, also when the ranking throws).
-  std::future<std::size_t> stale = std::async(std::launch::async, [&indexed, prefix = root.string() + "/"] {
-    std::size_t count = 0;
-    for (const graph::IndexedFile& file : indexed) {
-      std::optional<walk::Stamp> stamp = walk::stamp_of(prefix + file.path);
-      if (!stamp || stamp->size != file.size || stamp->mtime_ns != file.mtime_ns) ++count;
-    }
-    return count;
-  });
+  // Freshness: indexed files whose size or mtime differ from the disk, unless
+  // the caller knows (a watcher's pending changes, an index run just now).
+  // One lstat per indexed file is much of a large tree's query time (3 us
+  // each on a virtual machine), so it runs beside the ranking (declared after
+  // `files`: its destructor waits for it before `files` goes, also when the
+  // ranking throws).
+  std::future<std::size_t> stale;
+  if (!request.stale_files)
+    stale = std::async(std::launch::async, [&indexed, prefix = root.string() + "/"] {
+      std::size_t count = 0;
+      for (const graph::IndexedFile& file : indexed) {
+        std::optional<walk::Stamp> stamp = walk::stamp_of(prefix + file.path);
+        if (!stamp || stamp->size != file.size || stamp->mtime_ns != file.mtime_ns) ++count;
+      }
+      return count;
+    });
 
   std::unordered_map<std::string, Candidate> candidates;
   // Tuning: the evidence of the best candidates, written to this file.
@@ -630,9 +661,30 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       title_names.insert(tags.begin(), tags.end());
     }
   }
-  for (const auto& [part, query, why] : {std::tuple{kNames, graph::fts_any_of(code_terms, 64), "bm25 names"},
-                                         std::tuple{kWords, graph::fts_any_of(terms.words, 48), "bm25 words"},
-                                         std::tuple{kTitle, graph::fts_any_of(title_terms, 16), "bm25 title"}}) {
+  // Tokens in half the files or more weigh nothing in BM25 but would make
+  // each query match and score most of a large tree: they are left out
+  // (drop_weightless).
+  std::vector<std::string> name_atoms = graph::fts_atoms(code_terms, 64), word_atoms = graph::fts_atoms(terms.words, 48),
+                           title_atoms = graph::fts_atoms(title_terms, 16);
+  {
+    std::vector<std::string> all = name_atoms;
+    all.insert(all.end(), word_atoms.begin(), word_atoms.end());
+    all.insert(all.end(), title_atoms.begin(), title_atoms.end());
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    graph::Store::TokenRows counted;
+    try {
+      counted = store.token_rows(graph::Store::FullText::kFiles, all);
+    } catch (const graph::StoreError&) {
+      counted = {};  // the same ranking, only slower
+    }
+    if (counted.rows.size() == all.size())
+      for (std::vector<std::string>* atoms : {&name_atoms, &word_atoms, &title_atoms})
+        drop_weightless(*atoms, all, counted);
+  }
+  for (const auto& [part, query, why] : {std::tuple{kNames, graph::fts_or(name_atoms), "bm25 names"},
+                                         std::tuple{kWords, graph::fts_or(word_atoms), "bm25 words"},
+                                         std::tuple{kTitle, graph::fts_or(title_atoms), "bm25 title"}}) {
     if (query.empty()) continue;
     std::vector<std::pair<std::string, double>> hits;
     try {
@@ -704,7 +756,19 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   // 2b. Symbols whose names, signatures or scopes hold the title's terms:
   // the best such symbol of each file. (The same over the whole task's
   // terms gained one task at Acc@5 for 2x the search time on large trees.)
-  if (std::string query = graph::fts_any_of(title_terms, 16); !query.empty() && weights().symbol_title > 0) {
+  std::vector<std::string> symbol_title_atoms = graph::fts_atoms(title_terms, 16);
+  if (weights().symbol_title > 0) {
+    std::vector<std::string> sorted = symbol_title_atoms;
+    std::sort(sorted.begin(), sorted.end());
+    graph::Store::TokenRows counted;
+    try {
+      counted = store.token_rows(graph::Store::FullText::kSymbols, sorted);
+    } catch (const graph::StoreError&) {
+      counted = {};
+    }
+    if (counted.rows.size() == sorted.size()) drop_weightless(symbol_title_atoms, sorted, counted);
+  }
+  if (std::string query = graph::fts_or(symbol_title_atoms); !query.empty() && weights().symbol_title > 0) {
     std::vector<std::pair<graph::NodeRecord, double>> hits;
     try {
       hits = store.search_symbols(query, 200);
@@ -918,7 +982,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   if (dump) write_features(dump, ranked, files, about_tests);
   for (std::size_t i = 0; i < ranked.size() && i < request.ranking_size; ++i)
     result.ranking.push_back({ranked[i].first, ranked[i].second->score, ranked[i].second->why});
-  result.stale_files = stale.get();
+  result.stale_files = request.stale_files ? *request.stale_files : stale.get();
   result.search_ms = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
   if (request.cancelled && request.cancelled()) throw Cancelled();
 

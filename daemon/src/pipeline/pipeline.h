@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string_view>
 #include <unordered_map>
@@ -33,6 +34,11 @@ struct Request {
   bool include_content = true;
   double price_per_million = 3.0;    // for cost_estimation (dollars per million input tokens)
   std::size_t ranking_size = 20;     // files listed in `ranking`
+  // Files changed on disk since indexed, when the caller knows it: a daemon
+  // whose watcher sees every change (its changes not yet re-indexed), or a
+  // command that brought the index up to date just before (0). Unset: every
+  // indexed file is stat'ed to count them.
+  std::optional<std::size_t> stale_files;
   // Polled between steps; when it returns true run_pipeline throws Cancelled.
   std::function<bool()> cancelled;
 };

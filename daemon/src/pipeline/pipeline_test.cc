@@ -254,6 +254,10 @@ TEST(Pipeline, FreshnessCountsFilesChangedSinceIndexed) {
   Request request;
   request.task = "Inventory count";
   EXPECT_EQ(run_pipeline(*store, tree.root(), request).stale_files, 1u);
+  // A caller that knows (a watcher's pending changes, a refresh just now)
+  // says so, and no file is stat'ed: its count is the answer.
+  request.stale_files = 3;
+  EXPECT_EQ(run_pipeline(*store, tree.root(), request).stale_files, 3u);
 }
 
 TEST(Pipeline, TestAndVendoredPaths) {

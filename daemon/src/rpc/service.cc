@@ -196,6 +196,11 @@ json Service::run_pipeline(const json& params, Call& call, const Progress& progr
   }
   request.cancelled = [&call] { return call.cancelled(); };
   ensure_fresh(params, progress);
+  // A watcher sees every change: what it has not re-indexed yet is what is
+  // stale, without a stat of every file per query (polling or no watch: the
+  // pipeline counts).
+  if (server::IndexState state = workspace_.state(); state.watch_mode == "inotify")
+    request.stale_files = state.pending_changes;
   if (progress) progress(1, 2, "ranking files");
   auto reader = workspace_.read();
   pipeline::Result result = pipeline::run_pipeline(reader.store(), workspace_.root(), request, &file_lists_);
