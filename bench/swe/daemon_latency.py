@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""get_context latency through the real MCP daemon, on a bench-swe tree, with
+the dataset's own task texts; several comp binaries side by side, alternating.
+
+usage: bench/swe/daemon_latency.py --repo OWNER/NAME [--instance ID] [--dataset polybench-dev]
+           [--rounds 3] [--no-watch] COMP [COMP...]
+
+Starts `COMP mcp --root TREE` (the tree of --instance, or of the
+repository's newest task, as the kit's make_tasks.py/run.py cached it under
+$COMP_SWE_CACHE, indexed beforehand), waits for the first answer, then asks
+get_context (8,000 tokens) for every task of that repository, `--rounds`
+times, and prints p50/p95 of the call as the client sees it. The binaries
+take turns, round by round, so that load on a shared machine falls on each
+alike. Rankings are not scored here (every task runs on one tree): this is
+latency only. "Newest" is the highest pull-request number.
+"""
+import argparse
+import glob
+import json
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from daemon_bench import Server  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("comps", nargs="+")
+    ap.add_argument("--repo", required=True)
+    ap.add_argument("--dataset", default="polybench-dev")
+    ap.add_argument("--cache", default=os.environ.get("COMP_SWE_CACHE", os.path.expanduser("~/.cache/comp-swe")))
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--no-watch", action="store_true")
+    ap.add_argument("--instance", help="the task whose tree to serve (default: the newest of the repository)")
+    args = ap.parse_args()
+    tasks = []
+    for name in sorted(glob.glob(os.path.join(args.cache, "tasks", args.dataset, "*.json"))):
+        task = json.load(open(name))
+        if task.get("repo") == args.repo:
+            tasks.append(task)
+    if not tasks:
+        sys.exit(f"no task of {args.repo} in {args.dataset}")
+    chosen = [t for t in tasks if t["instance_id"] == args.instance] if args.instance else \
+        [max(tasks, key=lambda t: int(t["instance_id"].rsplit("-", 1)[1]))]
+    if not chosen:
+        sys.exit(f"no task {args.instance} of {args.repo}")
+    tree = os.path.join(args.cache, "trees", args.repo.replace("/", "+"), chosen[0]["base_commit"])
+    latencies = {comp: [] for comp in args.comps}
+    for _ in range(args.rounds):
+        for comp in args.comps:
+            argv = [comp, "mcp", "--root", tree, "--log-level", "error"] + (["--no-watch"] if args.no_watch else [])
+            server = Server(argv, tree)
+            server.initialize()
+            server.call("get_context", {"task": "warm up"})
+            for task in tasks:
+                answer, elapsed = server.call("get_context", {"task": task["problem_statement"], "max_tokens": 8000})
+                if "error" in answer or answer.get("result", {}).get("isError"):
+                    sys.exit(f"{comp}: {json.dumps(answer)[:300]}")
+                latencies[comp].append(elapsed * 1000)
+            server.close()
+    for comp, values in latencies.items():
+        values.sort()
+        p95 = values[max(0, int(round(0.95 * len(values))) - 1)]
+        print(f"{comp}: {args.repo} at {chosen[0]['instance_id']} ({len(tasks)} tasks x {args.rounds}, watch {'off' if args.no_watch else 'on'}): "
+              f"get_context p50 {statistics.median(values):.0f} ms, p95 {p95:.0f} ms")
+
+
+if __name__ == "__main__":
+    main()
