@@ -316,12 +316,16 @@ TEST_F(CliTest, QuerySendsTheDocumentationPageOfTheStrongestFile) {
 // human-readable output; JSON carries the name as it is.
 TEST_F(CliTest, NamesWithControlCharactersArePrintedQuoted) {
   const std::string escape_name = "clear\x1b[2J.py", newline_name = "new\nline.py";
-  std::ofstream(root_ / "pkg" / escape_name) << "def wipe_screen_now():\n    return 1\n";
+  // The source holds an escape sequence too, inside a default value.
+  std::ofstream(root_ / "pkg" / escape_name) << "def wipe_screen_now(mode=\"\x1b[2J\"):\n    return 1\n";
   std::ofstream(root_ / "pkg" / newline_name) << "def split_line_here():\n    return 2\n";
   ASSERT_EQ(comp({"index", "--root", root_.string()}).exit_code, 0);
-  auto printed = [&](const Result& result, const std::string& what) {
+  // Names never print raw; file contents do (as `cat` would), so outputs
+  // that hold contents (query, pack) are checked on their headers.
+  auto printed = [&](const Result& result, const std::string& what, bool contents = false) {
     EXPECT_EQ(result.exit_code, 0) << what << ": " << result.err;
-    EXPECT_EQ(result.out.find('\x1b'), std::string::npos) << what << ": " << result.out;
+    if (!contents) EXPECT_EQ(result.out.find('\x1b'), std::string::npos) << what << ": " << result.out;
+    EXPECT_EQ(result.out.find("clear\x1b"), std::string::npos) << what << ": " << result.out;
     EXPECT_EQ(result.out.find("new\nline"), std::string::npos) << what << ": " << result.out;
   };
   Result files = comp({"files", "--root", root_.string()});
@@ -331,14 +335,15 @@ TEST_F(CliTest, NamesWithControlCharactersArePrintedQuoted) {
   Result symbols = comp({"symbols", "wipe_screen_now", "--root", root_.string()});
   printed(symbols, "symbols");
   EXPECT_NE(symbols.out.find("\"pkg/clear\\033[2J.py\":1:"), std::string::npos) << symbols.out;
+  EXPECT_NE(symbols.out.find("mode=\"\\033[2J\""), std::string::npos) << symbols.out;  // the signature
   Result symbol = comp({"symbol", "split_line_here", "--root", root_.string()});
   printed(symbol, "symbol");
   EXPECT_NE(symbol.out.find("Defined in `\"pkg/new\\nline.py\"`"), std::string::npos) << symbol.out;
   Result query = comp({"query", "wipe_screen_now split_line_here", "--root", root_.string(), "--no-refresh"});
-  printed(query, "query");
+  printed(query, "query", true);
   EXPECT_NE(query.out.find("## \"pkg/clear\\033[2J.py\""), std::string::npos) << query.out;
   Result pack = comp({"pack", "pkg", "--root", root_.string(), "--no-refresh"});
-  printed(pack, "pack");
+  printed(pack, "pack", true);
   EXPECT_NE(pack.out.find("File: \"pkg/new\\nline.py\"\n"), std::string::npos) << pack.out;
   Result json = comp({"files", "--root", root_.string(), "--json"});
   ASSERT_EQ(json.exit_code, 0) << json.err;

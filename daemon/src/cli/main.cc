@@ -36,6 +36,7 @@ namespace {
 // Every path printed for a person goes through this (names with control
 // characters or escape sequences are quoted as git quotes them); JSON output
 // escapes them itself.
+using comp::utf8::escape_controls;
 using comp::utf8::quote_name;
 
 // Exit codes, stable for scripts.
@@ -189,7 +190,7 @@ int run_symbols_command(const Common& common, const comp::graph::SymbolFilter& f
   }
   for (const auto& node : nodes)
     std::cout << quote_name(node.file_path) << ":" << node.line << ":" << node.column << "  " << node.kind << "  "
-              << quote_name(node.scope) << (node.is_exported ? "" : "  (private)") << "\n    " << node.signature
+              << quote_name(node.scope) << (node.is_exported ? "" : "  (private)") << "\n    " << escape_controls(node.signature)
               << "\n";
   if (nodes.empty()) std::cerr << "comp: no symbols match\n";
   return nodes.empty() ? kExitFailure : 0;
@@ -303,9 +304,9 @@ int run_outline_command(const Common& common, const std::string& file) {
               << symbol.kind << "  " << quote_name(symbol.scope) << "\n";
   for (const auto& ref : result.references) {
     std::cout << ref.line << ":" << ref.column << "  " << ref.kind << "  ";
-    if (!ref.qualifier.empty()) std::cout << ref.qualifier << (ref.kind == "import" ? " : " : ".");
-    std::cout << ref.name;
-    if (!ref.alias.empty()) std::cout << " as " << ref.alias;
+    if (!ref.qualifier.empty()) std::cout << escape_controls(ref.qualifier) << (ref.kind == "import" ? " : " : ".");
+    std::cout << escape_controls(ref.name);
+    if (!ref.alias.empty()) std::cout << " as " << escape_controls(ref.alias);
     std::cout << "  (in "
               << (ref.from >= 0 ? quote_name(result.symbols[static_cast<std::size_t>(ref.from)].scope) : "<top level>")
               << ")\n";
@@ -349,8 +350,9 @@ int run_edges_command(const Common& common, const EdgesFilter& filter) {
               << (ref.more_sites.empty() ? ""
                                          : " (+" + std::to_string(comp::graph::sites_of(ref).size() - 1) + " more)")
               << "  " << ref.kind << "  "
-              << (ref.qualifier.empty() ? "" : ref.qualifier + (ref.kind == "import" ? " : " : ".")) << ref.name
-              << (ref.alias.empty() ? "" : " as " + ref.alias) << "  -> ";
+              << escape_controls((ref.qualifier.empty() ? "" : ref.qualifier + (ref.kind == "import" ? " : " : ".")) +
+                                 ref.name + (ref.alias.empty() ? "" : " as " + ref.alias))
+              << "  -> ";
     if (target)
       std::cout << quote_name(target->id) << " (" << quote_name(target->file_path) << ":" << target->line << ")";
     else if (!ref.target_path.empty())

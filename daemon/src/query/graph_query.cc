@@ -285,7 +285,8 @@ std::string to_markdown(const SymbolReport& report) {
   if (!report.ambiguous.empty()) {
     out << "\n## Ambiguous references (no edge drawn)\n\n";
     for (const RefRecord& ref : report.ambiguous)
-      out << "- line " << ref.line << ": `" << (ref.qualifier.empty() ? "" : ref.qualifier + ".") << ref.name << "`: "
+      out << "- line " << ref.line << ": `"
+          << utf8::escape_controls((ref.qualifier.empty() ? "" : ref.qualifier + ".") + ref.name) << "`: "
           << ref.candidates << " possible targets\n";
   }
   if (report.truncated) out << "\n(Truncated: raise --limit to see more.)\n";

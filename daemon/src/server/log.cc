@@ -7,6 +7,8 @@
 #include <mutex>
 #include <string>
 
+#include "utf8/utf8.h"
+
 namespace comp::server {
 namespace {
 std::atomic<int> g_level{static_cast<int>(LogLevel::kInfo)};
@@ -41,8 +43,9 @@ void log(LogLevel level, std::string_view message) {
   static const char* names[] = {"error", "warn", "info", "debug"};
   std::string stamp = utc_now(false);
   std::lock_guard lock(g_mutex);
+  const std::string line = utf8::escape_controls(message);  // one line, whatever a path in it holds
   std::fprintf(stderr, "%s comp %s: %.*s\n", stamp.c_str(), names[static_cast<int>(level)],
-               static_cast<int>(message.size()), message.data());
+               static_cast<int>(line.size()), line.data());
   std::fflush(stderr);
 }
 

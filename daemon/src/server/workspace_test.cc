@@ -2,11 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
 #include "index/test_tree.h"
 #include "index/writer_lock.h"
+#include "server/log.h"
 
 namespace comp::server {
 namespace {
@@ -36,6 +38,16 @@ bool eventually(Condition condition) {
     std::this_thread::sleep_for(50ms);
   }
   return condition();
+}
+
+// A log line is one line, whatever a path in its message holds: a newline
+// or a terminal escape sequence is escaped, not obeyed.
+TEST(Log, AMessageStaysOneLineAndControlsAreEscaped) {
+  testing::internal::CaptureStderr();
+  log(LogLevel::kError, "indexing failed: cannot read 'a\nb\x1b[2J.py'");
+  std::string line = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(std::count(line.begin(), line.end(), '\n'), 1) << line;
+  EXPECT_NE(line.find("comp error: indexing failed: cannot read 'a\\nb\\033[2J.py'\n"), std::string::npos) << line;
 }
 
 TEST(Workspace, IndexesInTheBackgroundAndBecomesReady) {

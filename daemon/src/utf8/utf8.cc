@@ -87,9 +87,10 @@ namespace {
 
 // The length of the character at name[i] when it must be escaped (0 when it
 // is shown as it is); for ill-formed UTF-8, the length of the bad subpart.
-std::size_t escaped_length(std::string_view name, std::size_t i) {
+// `quotes`: `"` and `\` too (inside a quoted name).
+std::size_t escaped_length(std::string_view name, std::size_t i, bool quotes) {
   const auto c = static_cast<unsigned char>(name[i]);
-  if (c < 0x80) return (c < 0x20 || c == 0x7F || c == '"' || c == '\\') ? 1 : 0;
+  if (c < 0x80) return (c < 0x20 || c == 0x7F || (quotes && (c == '"' || c == '\\'))) ? 1 : 0;
   std::size_t skip = 0;
   std::size_t length = sequence(name, i, &skip);
   if (length == 0) return skip;
@@ -103,25 +104,24 @@ std::size_t escaped_length(std::string_view name, std::size_t i) {
   return 0;
 }
 
-}  // namespace
-
-std::string quote_name(std::string_view name) {
+// `text` with each character escaped_length() picks escaped as git's
+// quote.c does: a letter where C has one, octal bytes otherwise. Sets
+// *escaped when there was one.
+std::string escape(std::string_view text, bool quotes, bool* escaped) {
   std::string out;
-  bool quote = false;
   std::size_t i = 0;
-  while (i < name.size()) {
-    std::size_t bad = escaped_length(name, i);
+  while (i < text.size()) {
+    std::size_t bad = escaped_length(text, i, quotes);
     if (bad == 0) {
       std::size_t skip = 0;
-      std::size_t length = static_cast<unsigned char>(name[i]) < 0x80 ? 1 : sequence(name, i, &skip);
-      out.append(name.substr(i, length));
+      std::size_t length = static_cast<unsigned char>(text[i]) < 0x80 ? 1 : sequence(text, i, &skip);
+      out.append(text.substr(i, length));
       i += length;
       continue;
     }
-    quote = true;
+    *escaped = true;
     for (std::size_t k = 0; k < bad; ++k, ++i) {
-      const auto c = static_cast<unsigned char>(name[i]);
-      // git's quote.c: a letter where C has one, octal otherwise.
+      const auto c = static_cast<unsigned char>(text[i]);
       constexpr std::string_view kEscaped = "\a\b\t\n\v\f\r\"\\", kLetter = "abtnvfr\"\\";
       std::size_t at = kEscaped.find(static_cast<char>(c));
       out += '\\';
@@ -134,7 +134,20 @@ std::string quote_name(std::string_view name) {
       }
     }
   }
-  return quote ? '"' + out + '"' : out;
+  return out;
+}
+
+}  // namespace
+
+std::string quote_name(std::string_view name) {
+  bool escaped = false;
+  std::string out = escape(name, true, &escaped);
+  return escaped ? '"' + out + '"' : out;
+}
+
+std::string escape_controls(std::string_view text) {
+  bool escaped = false;
+  return escape(text, false, &escaped);
 }
 
 }  // namespace comp::utf8

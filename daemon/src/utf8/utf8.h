@@ -32,5 +32,9 @@ std::string replace_invalid(std::string_view s);
 // readable. A name holding `"` or `\` is quoted too, so that the output reads
 // back one way only.
 std::string quote_name(std::string_view name);
+// `text` with the same characters escaped, but no quotes added and `"` and
+// `\` kept: for text from outside shown inside other text (a signature, a
+// log line), which then stays on one line and out of the terminal's control.
+std::string escape_controls(std::string_view text);
 
 }  // namespace comp::utf8

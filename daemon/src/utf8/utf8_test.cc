@@ -61,5 +61,13 @@ TEST(Utf8, C1ControlsBidiOverridesAndBadBytesAreEscapedOtherUtf8Kept) {
   EXPECT_EQ(quote_name("\xE6\x97"), "\"\\346\\227\"");                              // truncated sequence
 }
 
+TEST(Utf8, EscapeControlsKeepsQuotesAndEscapesWhatATerminalWouldObey) {
+  EXPECT_EQ(escape_controls("def f(x=\"a\\\\b\")"), "def f(x=\"a\\\\b\")");  // quotes and backslashes kept
+  EXPECT_EQ(escape_controls("import \"\x1b[2J\""), "import \"\\033[2J\"");
+  EXPECT_EQ(escape_controls("two\nlines"), "two\\nlines");
+  EXPECT_EQ(escape_controls("r\xE2\x80\xAEtl"), "r\\342\\200\\256tl");
+  EXPECT_EQ(escape_controls("caf\xC3\xA9"), "caf\xC3\xA9");
+}
+
 }  // namespace
 }  // namespace comp::utf8
