@@ -63,6 +63,12 @@ const Weights& weights() {
   return w;
 }
 
+// `text` ends with the path components `suffix` ("a/b.py" in "src/a/b.py",
+// not in "src/xa/b.py"). Runs over every indexed file: allocates nothing.
+bool ends_with_path(std::string_view text, std::string_view suffix) {
+  return text.size() > suffix.size() && text[text.size() - suffix.size() - 1] == '/' && text.ends_with(suffix);
+}
+
 std::string lower(std::string_view text) {
   std::string out(text);
   std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -793,11 +799,11 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       const std::string& path = file.path;
       // "src/a/b.py" as written, or written absolute ("/home/x/proj/src/a/b.py",
       // ".../site-packages/pkg/b.py"): either ends with the other.
-      if (path == mentioned || path.ends_with("/" + mentioned) || mentioned.ends_with("/" + path))
+      if (path == mentioned || ends_with_path(path, mentioned) || ends_with_path(mentioned, path))
         exact.push_back(path);
-      else if (mentioned.find('/') != std::string::npos && path.ends_with("/" + base))
+      else if (mentioned.find('/') != std::string::npos && ends_with_path(path, base))
         by_name.push_back(path);
-      else if (mentioned.find('/') == std::string::npos && (path == base || path.ends_with("/" + base)))
+      else if (mentioned.find('/') == std::string::npos && (path == base || ends_with_path(path, base)))
         by_name.push_back(path);
     }
     const std::vector<std::string>& matched = exact.empty() ? by_name : exact;
@@ -873,7 +879,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     std::string match;
     int found = 0;
     for (const graph::IndexedFile& file : indexed)
-      if (const std::string& path = file.path; path == frame.path || frame.path.ends_with("/" + path) || path.ends_with("/" + frame.path)) {
+      if (const std::string& path = file.path; path == frame.path || ends_with_path(frame.path, path) || ends_with_path(path, frame.path)) {
         match = path;
         ++found;
       }
@@ -890,7 +896,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       // (every project template has a handler.py).
       std::vector<std::string> matched;
       for (const graph::IndexedFile& file : indexed)
-        if (const std::string& path = file.path; path == suffix || path.ends_with("/" + suffix)) matched.push_back(path);
+        if (const std::string& path = file.path; path == suffix || ends_with_path(path, suffix)) matched.push_back(path);
       for (const std::string& path : matched)
         add(candidates, path, kModules, 1.0 / static_cast<double>(matched.size()), "module " + dotted);
     }
