@@ -3,7 +3,7 @@
 the dataset's own task texts; several comp binaries side by side, alternating.
 
 usage: bench/swe/daemon_latency.py --repo OWNER/NAME [--instance ID] [--dataset polybench-dev]
-           [--rounds 3] [--no-watch] COMP [COMP...]
+           [--rounds 3] [--no-watch] [--first-call SECONDS] COMP [COMP...]
 
 Starts `COMP mcp --root TREE` (the tree of --instance, or of the
 repository's newest task, as the kit's make_tasks.py/run.py cached it under
@@ -13,6 +13,9 @@ times, and prints p50/p95 of the call as the client sees it. The binaries
 take turns, round by round, so that load on a shared machine falls on each
 alike. Rankings are not scored here (every task runs on one tree): this is
 latency only. "Newest" is the highest pull-request number.
+--first-call S: instead, per round and binary, a fresh daemon, S seconds
+after `initialize` (its first index run done), answers the newest task
+once: what an agent's first request costs.
 """
 import argparse
 import glob
@@ -20,6 +23,7 @@ import json
 import os
 import statistics
 import sys
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from daemon_bench import Server  # noqa: E402
@@ -34,6 +38,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--no-watch", action="store_true")
     ap.add_argument("--instance", help="the task whose tree to serve (default: the newest of the repository)")
+    ap.add_argument("--first-call", type=float, metavar="SECONDS")
     args = ap.parse_args()
     tasks = []
     for name in sorted(glob.glob(os.path.join(args.cache, "tasks", args.dataset, "*.json"))):
@@ -53,6 +58,12 @@ def main():
             argv = [comp, "mcp", "--root", tree, "--log-level", "error"] + (["--no-watch"] if args.no_watch else [])
             server = Server(argv, tree)
             server.initialize()
+            if args.first_call is not None:
+                time.sleep(args.first_call)
+                _, elapsed = server.call("get_context", {"task": chosen[0]["problem_statement"], "max_tokens": 8000})
+                latencies[comp].append(elapsed * 1000)
+                server.close()
+                continue
             server.call("get_context", {"task": "warm up"})
             for task in tasks:
                 answer, elapsed = server.call("get_context", {"task": task["problem_statement"], "max_tokens": 8000})
@@ -63,8 +74,10 @@ def main():
     for comp, values in latencies.items():
         values.sort()
         p95 = values[max(0, int(round(0.95 * len(values))) - 1)]
-        print(f"{comp}: {args.repo} at {chosen[0]['instance_id']} ({len(tasks)} tasks x {args.rounds}, watch {'off' if args.no_watch else 'on'}): "
-              f"get_context p50 {statistics.median(values):.0f} ms, p95 {p95:.0f} ms")
+        what = f"first call after {args.first_call:g} s" if args.first_call is not None else f"{len(tasks)} tasks"
+        print(f"{comp}: {args.repo} at {chosen[0]['instance_id']} ({what} x {args.rounds}, "
+              f"watch {'off' if args.no_watch else 'on'}): get_context p50 {statistics.median(values):.0f} ms, "
+              f"p95 {p95:.0f} ms, all {', '.join(f'{v:.0f}' for v in values)}")
 
 
 if __name__ == "__main__":

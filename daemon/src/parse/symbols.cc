@@ -764,6 +764,8 @@ std::string module_path(std::string_view rel_path) {
   return out;
 }
 
+void compile_queries(lang::Language language) { (void)queries_for(language); }
+
 std::string query_error(lang::Language language) {
   const LanguageQueries& queries = queries_for(language);
   std::string error;

@@ -224,8 +224,12 @@ int run_daemon(const DaemonOptions& options, int in_fd, int out_fd) {
     last_indexing = state.indexing;
     endpoint.notify("index_progress", compact_status(state));
   };
+  std::once_flag warmed;
   workspace_options.on_indexed = [&](const server::IndexState&) {
-    if (Service* service = service_ptr.load()) service->refresh_session_memory();
+    if (Service* service = service_ptr.load()) {
+      service->refresh_session_memory();
+      std::call_once(warmed, [service] { service->warm_up(); });
+    }
   };
   auto workspace = std::make_unique<server::Workspace>(workspace_options);
   Service service(*workspace, memory);

@@ -1,11 +1,13 @@
 #include "rpc/service.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "docs/document.h"
 #include "lang/language.h"
 #include "pack/cache.h"
+#include "parse/symbols.h"
 #include "pipeline/pipeline.h"
 #include "query/graph_query.h"
 #include "rpc/codec.h"
@@ -175,6 +177,24 @@ void Service::refresh_session_memory() {
       return file->sha256;
     });
   } catch (const std::exception&) {
+  }
+}
+
+void Service::warm_up() {
+  try {
+    auto reader = workspace_.read();
+    std::shared_ptr<const pipeline::FileList> list = file_lists_.get(reader.store());
+    std::map<std::string_view, std::size_t> by_language;
+    for (const graph::IndexedFile& file : list->files)
+      if (!file.language.empty()) ++by_language[file.language];
+    std::size_t sources = 0;
+    for (const auto& [language, count] : by_language) sources += count;
+    // The languages of at least one source file in twenty: those the packs
+    // parse (a stray script's language waits for its first use).
+    for (const auto& [name, count] : by_language)
+      if (auto language = lang::from_name(name); language && count * 20 >= sources) parse::compile_queries(*language);
+  } catch (const std::exception&) {
+    // Only speed is lost: the first request reads and compiles instead.
   }
 }
 
