@@ -33,8 +33,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Every path printed for a person goes through this (names with control
-// characters or escape sequences are quoted as git quotes them); JSON output
+// Every path, id and scope printed for a person goes through quote_name
+// (quoted as git quotes names with control characters or escape sequences),
+// signatures and reference names through escape_controls; JSON output
 // escapes them itself.
 using comp::utf8::escape_controls;
 using comp::utf8::quote_name;

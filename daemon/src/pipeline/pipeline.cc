@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cmath>
 #include <future>
+#include <initializer_list>
 #include <map>
 #include <set>
 #include <tuple>
@@ -530,27 +531,35 @@ std::size_t section_start(std::string_view text, const std::vector<std::string>&
 
 namespace {
 
-// Leaves the tokens in half the rows or more out of one BM25 query's
-// `atoms` (`counted`: the rows holding each token of `tokens`). They add at
-// most 2.2e-6 each to a score (BM25's idf floor), while a token in fewer rows
-// adds a thousand times more; but when no token of the query is in fewer
-// rows (a small tree, where every word is in half the files), the query still
-// orders its files by how often they say them (scores are relative to the
-// best), and it is kept whole.
-void drop_weightless(std::vector<std::string>& atoms, const std::vector<std::string>& tokens,
-                     const graph::Store::TokenRows& counted) {
-  std::unordered_set<std::string> weightless;  // copies: erase_if moves the atoms
-  bool informative = false;
-  for (const std::string& atom : atoms) {
-    auto found = std::lower_bound(tokens.begin(), tokens.end(), atom);
-    if (found == tokens.end() || *found != atom) continue;
-    std::size_t i = static_cast<std::size_t>(found - tokens.begin());
-    if (counted.weightless(i))
-      weightless.insert(atom);
-    else
-      informative = informative || counted.rows[i] > 0;
+// Leaves the tokens in half the rows or more of a full-text index out of
+// each BM25 query's atoms. They add at most 2.2e-6 each to a score (BM25's
+// idf floor), while a token in fewer rows adds a thousand times more; but
+// when no token of a query is in fewer rows (a small tree, where every word
+// is in half the files), the query still orders its files by how often they
+// say them (scores are relative to the best), and it is kept whole. Without
+// the counts (a store error) every query stays whole: the same ranking, slower.
+void drop_weightless(graph::Store& store, graph::Store::FullText index,
+                     std::initializer_list<std::vector<std::string>*> queries) {
+  std::vector<std::string> tokens;
+  for (const std::vector<std::string>* atoms : queries) tokens.insert(tokens.end(), atoms->begin(), atoms->end());
+  std::sort(tokens.begin(), tokens.end());
+  tokens.erase(std::unique(tokens.begin(), tokens.end()), tokens.end());
+  graph::Store::TokenRows counted;
+  try {
+    counted = store.token_rows(index, tokens);
+  } catch (const graph::StoreError&) {
+    return;
   }
-  if (informative) std::erase_if(atoms, [&](const std::string& atom) { return weightless.count(atom) > 0; });
+  auto row_of = [&](const std::string& atom) {
+    return static_cast<std::size_t>(std::lower_bound(tokens.begin(), tokens.end(), atom) - tokens.begin());
+  };
+  for (std::vector<std::string>* atoms : queries) {
+    bool informative = std::any_of(atoms->begin(), atoms->end(), [&](const std::string& atom) {
+      std::size_t i = row_of(atom);
+      return counted.rows[i] > 0 && !counted.weightless(i);
+    });
+    if (informative) std::erase_if(*atoms, [&](const std::string& atom) { return counted.weightless(row_of(atom)); });
+  }
 }
 
 }  // namespace
@@ -672,22 +681,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   // (drop_weightless).
   std::vector<std::string> name_atoms = graph::fts_atoms(code_terms, 64), word_atoms = graph::fts_atoms(terms.words, 48),
                            title_atoms = graph::fts_atoms(title_terms, 16);
-  {
-    std::vector<std::string> all = name_atoms;
-    all.insert(all.end(), word_atoms.begin(), word_atoms.end());
-    all.insert(all.end(), title_atoms.begin(), title_atoms.end());
-    std::sort(all.begin(), all.end());
-    all.erase(std::unique(all.begin(), all.end()), all.end());
-    graph::Store::TokenRows counted;
-    try {
-      counted = store.token_rows(graph::Store::FullText::kFiles, all);
-    } catch (const graph::StoreError&) {
-      counted = {};  // the same ranking, only slower
-    }
-    if (counted.rows.size() == all.size())
-      for (std::vector<std::string>* atoms : {&name_atoms, &word_atoms, &title_atoms})
-        drop_weightless(*atoms, all, counted);
-  }
+  drop_weightless(store, graph::Store::FullText::kFiles, {&name_atoms, &word_atoms, &title_atoms});
   for (const auto& [part, query, why] : {std::tuple{kNames, graph::fts_or(name_atoms), "bm25 names"},
                                          std::tuple{kWords, graph::fts_or(word_atoms), "bm25 words"},
                                          std::tuple{kTitle, graph::fts_or(title_atoms), "bm25 title"}}) {
@@ -763,17 +757,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   // the best such symbol of each file. (The same over the whole task's
   // terms gained one task at Acc@5 for 2x the search time on large trees.)
   std::vector<std::string> symbol_title_atoms = graph::fts_atoms(title_terms, 16);
-  if (weights().symbol_title > 0) {
-    std::vector<std::string> sorted = symbol_title_atoms;
-    std::sort(sorted.begin(), sorted.end());
-    graph::Store::TokenRows counted;
-    try {
-      counted = store.token_rows(graph::Store::FullText::kSymbols, sorted);
-    } catch (const graph::StoreError&) {
-      counted = {};
-    }
-    if (counted.rows.size() == sorted.size()) drop_weightless(symbol_title_atoms, sorted, counted);
-  }
+  if (weights().symbol_title > 0) drop_weightless(store, graph::Store::FullText::kSymbols, {&symbol_title_atoms});
   if (std::string query = graph::fts_or(symbol_title_atoms); !query.empty() && weights().symbol_title > 0) {
     std::vector<std::pair<graph::NodeRecord, double>> hits;
     try {

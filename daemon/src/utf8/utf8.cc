@@ -85,42 +85,45 @@ std::string replace_invalid(std::string_view s) {
 
 namespace {
 
-// The length of the character at name[i] when it must be escaped (0 when it
-// is shown as it is); for ill-formed UTF-8, the length of the bad subpart.
-// `quotes`: `"` and `\` too (inside a quoted name).
-std::size_t escaped_length(std::string_view name, std::size_t i, bool quotes) {
-  const auto c = static_cast<unsigned char>(name[i]);
-  if (c < 0x80) return (c < 0x20 || c == 0x7F || (quotes && (c == '"' || c == '\\'))) ? 1 : 0;
+// The character at text[i]: its length, and whether it is escaped (a
+// control character, a bidirectional override or isolate, or ill-formed
+// UTF-8, whose length is then that of the bad subpart). `quotes`: `"` and
+// `\` are escaped too (inside a quoted name).
+struct Char {
+  std::size_t length = 1;
+  bool escaped = false;
+};
+
+Char char_at(std::string_view text, std::size_t i, bool quotes) {
+  const auto c = static_cast<unsigned char>(text[i]);
+  if (c < 0x80) return {1, c < 0x20 || c == 0x7F || (quotes && (c == '"' || c == '\\'))};
   std::size_t skip = 0;
-  std::size_t length = sequence(name, i, &skip);
-  if (length == 0) return skip;
-  const auto b1 = static_cast<unsigned char>(name[i + 1]);
-  if (length == 2 && c == 0xC2 && b1 < 0xA0) return 2;  // U+0080..U+009F: C1 controls
+  std::size_t length = sequence(text, i, &skip);
+  if (length == 0) return {skip, true};
+  const auto b1 = static_cast<unsigned char>(text[i + 1]);
+  if (length == 2 && c == 0xC2 && b1 < 0xA0) return {2, true};  // U+0080..U+009F: C1 controls
   if (length == 3 && c == 0xE2) {
-    const auto b2 = static_cast<unsigned char>(name[i + 2]);
-    if (b1 == 0x80 && b2 >= 0xAA && b2 <= 0xAE) return 3;  // U+202A..U+202E
-    if (b1 == 0x81 && b2 >= 0xA6 && b2 <= 0xA9) return 3;  // U+2066..U+2069
+    const auto b2 = static_cast<unsigned char>(text[i + 2]);
+    if (b1 == 0x80 && b2 >= 0xAA && b2 <= 0xAE) return {3, true};  // U+202A..U+202E
+    if (b1 == 0x81 && b2 >= 0xA6 && b2 <= 0xA9) return {3, true};  // U+2066..U+2069
   }
-  return 0;
+  return {length, false};
 }
 
-// `text` with each character escaped_length() picks escaped as git's
-// quote.c does: a letter where C has one, octal bytes otherwise. Sets
-// *escaped when there was one.
+// `text` with each character char_at() escapes written as git's quote.c
+// does: a letter where C has one, octal bytes otherwise. Sets *escaped when
+// there was one.
 std::string escape(std::string_view text, bool quotes, bool* escaped) {
   std::string out;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    std::size_t bad = escaped_length(text, i, quotes);
-    if (bad == 0) {
-      std::size_t skip = 0;
-      std::size_t length = static_cast<unsigned char>(text[i]) < 0x80 ? 1 : sequence(text, i, &skip);
-      out.append(text.substr(i, length));
-      i += length;
+  for (std::size_t i = 0; i < text.size();) {
+    Char next = char_at(text, i, quotes);
+    if (!next.escaped) {
+      out.append(text.substr(i, next.length));
+      i += next.length;
       continue;
     }
     *escaped = true;
-    for (std::size_t k = 0; k < bad; ++k, ++i) {
+    for (std::size_t end = i + next.length; i < end; ++i) {
       const auto c = static_cast<unsigned char>(text[i]);
       constexpr std::string_view kEscaped = "\a\b\t\n\v\f\r\"\\", kLetter = "abtnvfr\"\\";
       std::size_t at = kEscaped.find(static_cast<char>(c));
