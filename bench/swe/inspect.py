@@ -8,7 +8,8 @@ Runs `comp query --json` on each task's cached tree (built by the kit's
 make_tasks.py/run.py under $COMP_SWE_CACHE) and prints the gold file's rank,
 the files ranked above it with the evidence (`why`), and the task's terms;
 then Acc@k overall and per language (polybench-dev) and per repository, and
-how often the 8,000-token pack (`pivot_files`) holds a gold file / all of them
+how often the 8,000-token pack (`pivot_files`) holds a gold file / all of them /
+all gold source files
 and how many function bodies it sends in full (`full_bodies`, and in gold files),
 and latency (whole `comp query` process, and its own search/pack timings;
 run with `--jobs 1` for latency).
@@ -22,6 +23,11 @@ import json
 import os
 import subprocess
 import time
+
+
+# The kit's source files (bench-swe README, "Tasks and gold files"): the rest
+# of polybench-dev's gold files are docs, API JSON and config.
+SOURCE_SUFFIXES = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".java", ".py")
 
 
 def run_task(args, task_dir, name):
@@ -83,7 +89,9 @@ def main():
             groups["language " + task.get("language", "?")].append(rank)
             groups["repo " + task["repo"]].append(rank)
             packed = {p["path"] for p in result["pivot_files"]}
-            packs[task["instance_id"]] = (any(g in packed for g in gold), all(g in packed for g in gold))
+            source_gold = [g for g in gold if g.endswith(SOURCE_SUFFIXES)]
+            packs[task["instance_id"]] = (any(g in packed for g in gold), all(g in packed for g in gold),
+                                          all(g in packed for g in source_gold))
             bodies[task["instance_id"]] = (sum(len(p.get("full_bodies", [])) for p in result["pivot_files"]),
                                            sum(len(p.get("full_bodies", [])) for p in result["pivot_files"]
                                                if p["path"] in gold))
@@ -110,8 +118,9 @@ def main():
             values = sorted(t[i] for t in timings)
             print(f"{name} ms: p50 {values[len(values) // 2]:.0f}, p95 {values[int(len(values) * 0.95)]:.0f}")
         n = len(packs)
-        print(f"8,000-token pack holds a gold file: {sum(a for a, _ in packs.values())}/{n}, "
-              f"every gold file: {sum(b for _, b in packs.values())}/{n}")
+        print(f"8,000-token pack holds a gold file: {sum(p[0] for p in packs.values())}/{n}, "
+              f"every gold file: {sum(p[1] for p in packs.values())}/{n}, "
+              f"every gold source file: {sum(p[2] for p in packs.values())}/{n}")
         print(f"function bodies sent in full: {sum(a for a, _ in bodies.values())}, "
               f"in gold files: {sum(b for _, b in bodies.values())}")
     if args.save:

@@ -37,7 +37,8 @@ using Clock = std::chrono::steady_clock;
 struct Weights {
   double identifier_bm25 = 1.0, word_bm25 = 0.5, symbol = 1.0, path = 2.0, last_frame = 3.0, module = 1.2,
          graph = 0.1, non_source = 0.3, test = 0.4, vendored = 0.2, file_name = 0.35, title_bm25 = 0.8,
-         title_name = 2.0, length_normalization = 0.2, symbol_title = 0.6, tag = 3.0, coverage = 0.75, quoted = 0.5;
+         title_name = 2.0, length_normalization = 0.2, symbol_title = 0.6, tag = 3.0, coverage = 0.75, quoted = 0.5,
+         companion = 0.5, sibling = 0.8;
 };
 
 const Weights& weights() {
@@ -47,7 +48,7 @@ const Weights& weights() {
       double* fields[] = {&out.identifier_bm25, &out.word_bm25, &out.symbol, &out.path,     &out.last_frame, &out.module,
                           &out.graph,           &out.non_source, &out.test,  &out.vendored, &out.file_name,
                           &out.title_bm25, &out.title_name, &out.length_normalization, &out.symbol_title, &out.tag, &out.coverage,
-                          &out.quoted};
+                          &out.quoted, &out.companion, &out.sibling};
       std::string list(text);
       std::size_t start = 0;
       for (double* field : fields) {
@@ -531,6 +532,81 @@ std::size_t section_start(std::string_view text, const std::vector<std::string>&
 
 namespace {
 
+// What add_related looks at: a code file that can be a companion or a
+// family member (not a test, example, vendored, generated or document).
+bool relatable(const graph::IndexedFile& file) {
+  return !file.language.empty() && !docs::format_of(file.path) && !is_test_path(file.path) &&
+         !is_example_path(file.path) && !is_vendored_path(file.path) && !is_generated_path(file.path);
+}
+
+std::string_view folder_of(std::string_view path) {
+  std::size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
+}
+
+// A file name up to its first dot: "Select" for Select.d.ts and Select.js.
+std::string_view stem_of(std::string_view path) {
+  std::string_view base = base_name(path);
+  return base.substr(0, base.find('.'));
+}
+
+// Step 6 of run_pipeline (see there). Scores a related file at a share of
+// the file it is related to, unless its own evidence scores it higher.
+void add_related(std::unordered_map<std::string, Candidate>& candidates, const std::vector<graph::IndexedFile>& indexed) {
+  constexpr std::size_t kCompanionsOf = 10, kFamiliesAmong = 20, kLargestFamily = 8;
+  std::vector<std::pair<std::string_view, double>> top;
+  for (const auto& [path, candidate] : candidates) top.emplace_back(path, candidate.score);
+  std::sort(top.begin(), top.end(), [](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second > b.second : a.first < b.first;
+  });
+  if (top.size() > kFamiliesAmong) top.resize(kFamiliesAmong);
+  struct Related {
+    std::string_view of;
+    double score;
+  };
+  // companions: (folder, stem) -> the ranked file; families: (grandfolder, name) -> ranked members
+  std::map<std::pair<std::string_view, std::string_view>, Related> companion_of;
+  std::map<std::pair<std::string_view, std::string_view>, std::vector<Related>> family_of;
+  std::unordered_set<std::string_view> ranked_paths;
+  for (std::size_t i = 0; i < top.size(); ++i) {
+    std::string_view path = top[i].first;
+    ranked_paths.insert(path);
+    std::string_view folder = folder_of(path);
+    if (i < kCompanionsOf) companion_of.try_emplace({folder, stem_of(path)}, Related{path, top[i].second});
+    if (!folder.empty()) family_of[{folder_of(folder), base_name(path)}].push_back({path, top[i].second});
+  }
+  std::erase_if(family_of, [](const auto& entry) { return entry.second.size() < 2; });
+  if (companion_of.empty()) return;
+  std::map<std::pair<std::string_view, std::string_view>, std::vector<std::string_view>> members;
+  std::vector<std::pair<std::string_view, Related>> companions;
+  for (const graph::IndexedFile& file : indexed) {
+    std::string_view path = file.path;
+    std::string_view folder = folder_of(path);
+    auto companion = companion_of.find({folder, stem_of(path)});
+    bool in_family = !folder.empty() && family_of.count({folder_of(folder), base_name(path)});
+    if ((companion == companion_of.end() && !in_family) || !relatable(file)) continue;
+    if (companion != companion_of.end() && companion->second.of != path) companions.emplace_back(path, companion->second);
+    if (in_family) members[{folder_of(folder), base_name(path)}].push_back(path);
+  }
+  auto relate = [&](std::string_view path, double score, const std::string& why) {
+    Candidate& candidate = candidates[std::string(path)];
+    if (score <= candidate.score) return;
+    candidate.score = score;
+    explain(candidate, why);
+  };
+  for (const auto& [path, related] : companions)
+    relate(path, weights().companion * related.score, "companion of " + std::string(related.of));
+  for (const auto& [key, paths] : members) {
+    const std::vector<Related>& ranked_members = family_of.at(key);
+    if (paths.size() > kLargestFamily || paths.size() <= ranked_members.size()) continue;
+    const Related& weakest = *std::min_element(ranked_members.begin(), ranked_members.end(),
+                                               [](const Related& a, const Related& b) { return a.score < b.score; });
+    for (std::string_view path : paths)
+      if (!ranked_paths.count(path))
+        relate(path, weights().sibling * weakest.score, "sibling of " + std::string(weakest.of));
+  }
+}
+
 // Leaves the tokens in half the rows or more of a full-text index out of
 // each BM25 query's atoms. They add at most 2.2e-6 each to a score (BM25's
 // idf floor), while a token in fewer rows adds a thousand times more; but
@@ -964,6 +1040,14 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     }
   }
 
+  // 6. Files that change together with the strongest ones: a file's
+  // companions (the same stem in the same folder: Select.js and
+  // Select.d.ts, useList.ts and useList.types.ts) and, when two or more
+  // ranked files share a name in sibling folders, that family's other
+  // members (keras/backend/{jax,numpy,torch}/numpy.py: one operation, one
+  // file per backend).
+  add_related(candidates, indexed);
+
   std::vector<std::pair<std::string, Candidate*>> ranked;
   for (auto& [path, candidate] : candidates) ranked.emplace_back(path, &candidate);
   std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
@@ -1072,15 +1156,21 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       companions.push_back(std::move(companion));
     }
   }
-  std::size_t considered = 0;
-  for (std::size_t i = 0; i < ranked.size() && considered < std::max<std::size_t>(request.ranking_size, kRankedConsidered); ++i) {
-    ++considered;
+  // Files are packed in rank order, from the first 60 of the ranking (the
+  // ranking lists request.ranking_size of them; left_out names those of
+  // the listed or first twenty that did not fit).
+  constexpr std::size_t kPackConsidered = 60;
+  const std::size_t listed = std::max<std::size_t>(request.ranking_size, kRankedConsidered);
+  for (std::size_t i = 0; i < ranked.size() && i < std::max(listed, kPackConsidered); ++i) {
     if (request.cancelled && request.cancelled()) throw Cancelled();
     if (budget < 32) {
+      if (i >= listed) break;
       result.left_out.push_back(ranked[i].first);
       continue;
     }
     const std::string& path = ranked[i].first;
+    if (std::any_of(companions.begin(), companions.end(), [&](const Companion& c) { return c.pivot.path == path; }))
+      continue;  // a page set aside as a companion, ranked below the twentieth
     const graph::IndexedFile& file = *files.at(path);
     bool document = docs::format_of(path).has_value();
     auto job = bodies_jobs.find(path);
@@ -1113,12 +1203,16 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       if (!kept_nodes.empty()) levels.insert(std::find(levels.begin(), levels.end(), 2), kSkeletonWithBodies);
     }
     // No file takes the whole budget on the first pass: the strongest at
-    // most half of it, the others an eighth (each cut to its first lines
-    // when its skeleton is larger), so the next files are seen too. Budget
-    // left at the end goes back to the best files.
-    constexpr std::size_t kFirstShare = 2, kOtherShare = 8;
-    std::size_t allowance = std::min(budget, std::max<std::size_t>(
-        request.max_tokens / (result.pivot_files.empty() ? kFirstShare : kOtherShare), 200));
+    // most half of it, the next three an eighth, the others a 32nd (each
+    // cut to the lines from the task's first body when its skeleton is
+    // larger), so that many files are seen: a change that spans several
+    // files finds each of them here. Budget left at the end goes back to
+    // the best files.
+    constexpr std::size_t kFirstShare = 2, kOtherShare = 8, kTailShare = 32, kTailFrom = 4;
+    std::size_t share = result.pivot_files.empty()              ? kFirstShare
+                        : result.pivot_files.size() < kTailFrom ? kOtherShare
+                                                                : kTailShare;
+    std::size_t allowance = std::min(budget, std::max<std::size_t>(request.max_tokens / share, 200));
     PivotFile pivot;
     pivot.path = path;
     pivot.score = ranked[i].second->score;

@@ -368,7 +368,9 @@ TEST(Pipeline, PacksTheDocumentationPageOfTheStrongestFile) {
   EXPECT_NE(sent->lines.rfind("1-", 0), 0u) << sent->lines;
   for (const PivotFile& pivot : result.pivot_files) {
     EXPECT_NE(pivot.path, "docs/pages/api/button.md");
-    if (pivot.path != sent->path) EXPECT_TRUE(pivot.documents.empty()) << pivot.path;
+    if (pivot.path != sent->path) {
+      EXPECT_TRUE(pivot.documents.empty()) << pivot.path;
+    }
   }
   EXPECT_LE(result.tokens_sent, request.max_tokens);
   // A small budget keeps to the code.
@@ -539,6 +541,69 @@ TEST(Pipeline, QuotedMessageFindsItsLiteral) {
   const auto& why = result.ranking[0].why;
   EXPECT_NE(std::find(why.begin(), why.end(), "quoted"), why.end());
   EXPECT_EQ(rank_of(result, "books/audit.py"), 2u);
+}
+
+// A change that spans many files finds each of them in the pack: after the
+// strongest file and the next three, each file gets a 32nd of the budget
+// (its lines from the task's first body), so the pack reaches far down the
+// ranking instead of stopping at the sixth or seventh file.
+TEST(Pipeline, ThePackReachesManyFiles) {
+  TempTree tree("pipeline-many");
+  for (int f = 0; f < 30; ++f) {
+    std::string text = "class Exporter" + std::to_string(f) + ":\n";
+    for (int m = 0; m < 40; ++m)
+      text += "    def export_format_" + std::to_string(m) + "(self, rows, target_path, options=None):\n"
+              "        \"\"\"Export rows to the csv target.\"\"\"\n        return write(rows, target_path)\n\n";
+    tree.write("export/exporter_" + std::to_string(f) + ".py", text);
+  }
+  auto store = indexed(tree);
+  Request request;
+  request.task = "csv export drops rows\nEvery exporter's csv export drops rows on write.";
+  request.max_tokens = 8000;
+  Result result = run_pipeline(*store, tree.root(), request);
+  EXPECT_LE(result.tokens_sent, request.max_tokens);
+  EXPECT_GE(result.pivot_files.size(), 16u);
+  for (std::size_t i = 4; i < result.pivot_files.size(); ++i)
+    EXPECT_LE(result.pivot_files[i].token_count, request.max_tokens / 32) << result.pivot_files[i].path;
+}
+
+// The files that change with a strong one rank with it: its companion (the
+// same stem in its folder: the type declarations beside the code) and, when
+// two ranked files share a name in sibling folders, that family's other
+// members (one operation, one file per backend), even when they do not say
+// the task's words. A test file is neither.
+TEST(Pipeline, CompanionsAndSiblingsOfStrongFilesRank) {
+  TempTree tree("pipeline-related");
+  tree.write("src/Select/Select.js", "export default function Select(props) {\n"
+                                     "  const { multiple, onOpen } = props; // open the select menu\n  return null;\n}\n");
+  tree.write("src/Select/Select.d.ts", "export interface Props { a: string }\nexport default function S(p: Props): any;\n");
+  tree.write("src/Select/Select.test.js", "import S from './Select';\nit('renders', () => S({}));\n");
+  tree.write("src/Other/Other.js", "export default function Other() { return 1; }\n");
+  tree.write("backend/jax/numpy.py", "def cumsum(x):\n    return jnp.cumsum(x)  # cumulative sum, median later\n");
+  tree.write("backend/torch/numpy.py", "def cumsum(x):\n    return torch.cumsum(x)  # cumulative sum, median later\n");
+  tree.write("backend/numpy/numpy.py", "def subtract(a, b):\n    return np.subtract(a, b)\n");
+  tree.write("backend/numpy/core.py", "def convert(x):\n    return np.asarray(x)\n");
+  auto store = indexed(tree);
+  auto why_of = [](const Result& result, const std::string& path) {
+    for (const RankedFile& file : result.ranking)
+      if (file.path == path) return file.why;
+    return std::vector<std::string>{};
+  };
+  auto has = [](const std::vector<std::string>& why, const std::string& reason) {
+    return std::find(why.begin(), why.end(), reason) != why.end();
+  };
+  Result select = ask(*store, tree, "Select menu does not open\nThe select menu does not open with multiple.");
+  ASSERT_FALSE(select.ranking.empty());
+  EXPECT_EQ(select.ranking[0].path, "src/Select/Select.js");
+  EXPECT_TRUE(has(why_of(select, "src/Select/Select.d.ts"), "companion of src/Select/Select.js"));
+  EXPECT_FALSE(has(why_of(select, "src/Select/Select.test.js"), "companion of src/Select/Select.js"));
+  EXPECT_FALSE(has(why_of(select, "src/Other/Other.js"), "companion of src/Select/Select.js"));
+  Result median = ask(*store, tree, "Add median\nA median next to the cumulative sum, for every backend.");
+  ASSERT_GE(median.ranking.size(), 3u);
+  std::vector<std::string> why = why_of(median, "backend/numpy/numpy.py");
+  EXPECT_TRUE(has(why, "sibling of backend/jax/numpy.py") || has(why, "sibling of backend/torch/numpy.py"))
+      << ::testing::PrintToString(why);
+  EXPECT_TRUE(why_of(median, "backend/numpy/core.py").empty());  // not in the family
 }
 
 }  // namespace
