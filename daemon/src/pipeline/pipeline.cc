@@ -1260,6 +1260,20 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       best_level = got_level;
     }
     Cutting cutting;
+    // A plain skeleton that leaves most of a leading file's allowance unused
+    // (a component that is one long function skeletons to its signature)
+    // gives way to the less compressed form, cut to the allowance.
+    constexpr std::size_t kSparseSkeleton = 4;
+    if (placed && pivot.level == 2 && pivot.full_bodies.empty() && result.pivot_files.size() < kTailFrom &&
+        pivot.token_count * kSparseSkeleton < allowance && !best_text.empty() && best_level < 2) {
+      PivotFile fuller = pivot;
+      Cutting from_top{best_text, 1, {}};
+      fuller.level = best_level;
+      if (apply_cut(fuller, from_top, allowance) && fuller.token_count > pivot.token_count) {
+        pivot = std::move(fuller);
+        cutting = std::move(from_top);
+      }
+    }
     if (!placed && allowance >= 200 && !bodies_text.empty()) {
       // The skeleton with the task's bodies, from a little before the
       // first of them.

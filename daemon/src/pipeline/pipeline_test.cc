@@ -606,5 +606,31 @@ TEST(Pipeline, CompanionsAndSiblingsOfStrongFilesRank) {
   EXPECT_TRUE(why_of(median, "backend/numpy/core.py").empty());  // not in the family
 }
 
+// The strongest file when its skeleton is nearly empty (a component that is
+// one long function) goes less compressed, cut to its allowance, instead of
+// as a signature: the code that must change is in that body.
+TEST(Pipeline, ASparseSkeletonGivesWayToACut) {
+  TempTree tree("pipeline-sparse");
+  std::string body = "export default function TreeView(props) {\n";
+  for (int i = 0; i < 600; ++i)
+    body += "  const handler" + std::to_string(i) + " = (event) => props.onNodeToggle(event, nodes[" +
+            std::to_string(i) + "]);\n";
+  body += "  return null;\n}\n";
+  tree.write("src/TreeView/TreeView.js", body);
+  tree.write("src/TreeItem/TreeItem.js", "export default function TreeItem() { return null; }\n");
+  auto store = indexed(tree);
+  Request request;
+  request.task = "[TreeView] onNodeToggle fires twice\nThe TreeView calls onNodeToggle twice per toggle.";
+  request.max_tokens = 8000;
+  Result result = run_pipeline(*store, tree.root(), request);
+  ASSERT_FALSE(result.pivot_files.empty());
+  const PivotFile& top = result.pivot_files[0];
+  ASSERT_EQ(top.path, "src/TreeView/TreeView.js");
+  EXPECT_LT(top.level, 2);
+  EXPECT_GT(top.token_count, request.max_tokens / 4);
+  EXPECT_NE(top.content.find("handler1 = (event)"), std::string::npos);
+  EXPECT_LE(result.tokens_sent, request.max_tokens);
+}
+
 }  // namespace
 }  // namespace comp::pipeline
