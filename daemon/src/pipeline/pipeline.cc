@@ -1108,21 +1108,23 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       return skeleton_with(language, job.text, job.kept);
     });
   }
-  // The documentation of the two strongest code files (chip.md beside
-  // Chip.js): a change to the code usually changes its page too. Each takes
-  // at most a sixteenth of the budget, from the section that holds most of
-  // the title's words, and is set aside before the files are packed; they
-  // come after them. Not for small budgets, nor for pages ranked anyway.
+  // The documentation of the six strongest code files among the first ten
+  // ranked (chip.md beside Chip.js): a change to the code usually changes
+  // its page too. The first two pages take at most a sixteenth of the
+  // budget each, later ones a 32nd, from the section that holds most of the
+  // title's words; they are set aside before the files are packed and come
+  // after them. Not for small budgets, nor for pages ranked anyway.
   struct Companion {
     PivotFile pivot;
     std::string text;
     Cutting cutting;
   };
   std::vector<Companion> companions;
-  constexpr std::size_t kCompanionShare = 16, kCompanionsFrom = 4000, kRankedConsidered = 20;
+  constexpr std::size_t kCompanionShare = 16, kFirstCompanions = 2, kLaterCompanionShare = 32, kCompanionsFrom = 4000,
+                        kRankedConsidered = 20, kCodeFiles = 6, kCodeAmong = 10;
   if (request.max_tokens >= kCompanionsFrom) {
     std::vector<std::string> code;
-    for (std::size_t i = 0; i < ranked.size() && i < 5 && code.size() < 2; ++i) {
+    for (std::size_t i = 0; i < ranked.size() && i < kCodeAmong && code.size() < kCodeFiles; ++i) {
       const std::string& path = ranked[i].first;
       if (!files.at(path)->language.empty() && !docs::format_of(path) && !is_test_path(path) &&
           !is_example_path(path) && !is_vendored_path(path) && !is_generated_path(path))
@@ -1136,13 +1138,14 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     for (const auto& [page, described] : companion_docs(indexed, code)) {
       bool ranked_anyway = false;
       for (std::size_t i = 0; i < ranked.size() && i < kRankedConsidered; ++i) ranked_anyway |= ranked[i].first == page;
-      if (ranked_anyway || companions.size() >= 3) continue;
+      if (ranked_anyway || companions.size() >= kCodeFiles) continue;
       Companion companion;
       companion.text = walk::read_in_root(root, page, 4u << 20);
       if (companion.text.empty()) continue;
       PivotFile& pivot = companion.pivot;
       pivot.path = page;
-      std::size_t allowance = std::min(budget, request.max_tokens / kCompanionShare);
+      std::size_t allowance = std::min(
+          budget, request.max_tokens / (companions.size() < kFirstCompanions ? kCompanionShare : kLaterCompanionShare));
       pivot.raw_token_count = tokens::count(companion.text);
       if (pivot.raw_token_count <= allowance) {
         pivot.content = companion.text;
