@@ -632,5 +632,34 @@ TEST(Pipeline, ASparseSkeletonGivesWayToACut) {
   EXPECT_LE(result.tokens_sent, request.max_tokens);
 }
 
+// Pages of code files below the strongest two are sent too (up to six code
+// files among the first ten ranked), each after the code and naming it.
+TEST(Pipeline, PagesOfSeveralStrongFilesAreSent) {
+  TempTree tree("pipeline-pages");
+  std::vector<std::string> names = {"Stepper", "StepLabel", "StepIcon", "StepButton"};
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    std::string said;
+    for (std::size_t k = i; k < names.size(); ++k) said += " active highlighted";  // the first says the words most
+    tree.write("src/" + names[i] + "/" + names[i] + ".js",
+               "// " + said + "\nexport default function " + names[i] + "(props) {\n  return props.active;\n}\n");
+    std::string page_name;
+    for (char c : names[i]) page_name += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    tree.write("docs/api/" + page_name + ".md", "# " + names[i] + " API\n\nIts properties and classes.\n");
+  }
+  auto store = indexed(tree);
+  Request request;
+  request.task = "Active item not highlighted\nThe active item is not highlighted.";
+  request.max_tokens = 8000;
+  Result result = run_pipeline(*store, tree.root(), request);
+  std::size_t pages = 0;
+  for (const PivotFile& pivot : result.pivot_files) {
+    if (pivot.path.rfind("docs/api/", 0) != 0) continue;
+    ++pages;
+    EXPECT_FALSE(pivot.documents.empty()) << pivot.path;
+  }
+  EXPECT_EQ(pages, 4u);
+  EXPECT_LE(result.tokens_sent, request.max_tokens);
+}
+
 }  // namespace
 }  // namespace comp::pipeline
