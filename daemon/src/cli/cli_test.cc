@@ -300,6 +300,7 @@ TEST_F(CliTest, QuerySendsTheDocumentationPageOfTheStrongestFile) {
   ASSERT_FALSE(result["pivot_files"].empty());
   EXPECT_EQ(result["pivot_files"][0]["path"], "pkg/core.py");
   EXPECT_TRUE(result["pivot_files"][0]["documents"].is_null());
+  EXPECT_EQ(result["pivot_files"][0]["outline"], false);  // the strongest file is never an outline
   const auto& last = result["pivot_files"].back();
   EXPECT_EQ(last["path"], "docs/api/core.md");
   EXPECT_EQ(last["documents"], "pkg/core.py");
@@ -324,7 +325,9 @@ TEST_F(CliTest, NamesWithControlCharactersArePrintedQuoted) {
   // that hold contents (query, pack) are checked on their headers.
   auto printed = [&](const Result& result, const std::string& what, bool contents = false) {
     EXPECT_EQ(result.exit_code, 0) << what << ": " << result.err;
-    if (!contents) EXPECT_EQ(result.out.find('\x1b'), std::string::npos) << what << ": " << result.out;
+    if (!contents) {
+      EXPECT_EQ(result.out.find('\x1b'), std::string::npos) << what << ": " << result.out;
+    }
     EXPECT_EQ(result.out.find("clear\x1b"), std::string::npos) << what << ": " << result.out;
     EXPECT_EQ(result.out.find("new\nline"), std::string::npos) << what << ": " << result.out;
   };

@@ -474,7 +474,8 @@ int run_query_command(const Common& common, const QueryOptions& query) {
             << result.max_tokens << " tokens (" << result.token_savings << " saved, $" << result.cost_estimation
             << ")\n\n";
   for (const auto& pivot : result.pivot_files) {
-    std::cout << "## " << quote_name(pivot.path) << "  (score " << pivot.score << ", level " << pivot.level
+    std::cout << "## " << quote_name(pivot.path) << "  (score " << pivot.score << ", "
+              << (pivot.outline ? std::string("outline") : "level " + std::to_string(pivot.level))
               << (pivot.lines.empty() ? "" : ", lines " + pivot.lines) << ", " << pivot.token_count << " tokens)\n";
     if (!pivot.symbols.empty()) {
       std::cout << "symbols:";

@@ -532,6 +532,70 @@ std::size_t section_start(std::string_view text, const std::vector<std::string>&
 
 namespace {
 
+// A file's outline (PivotFile::outline) from its text and its definitions:
+// the top-level ones and the members of classes, interfaces and the like
+// (not what a function's body defines), the `named` ones first when not all
+// fit, in at most `limit` tokens; empty when not one line fits.
+std::string outline_of(std::string_view text, const std::vector<graph::NodeRecord>& nodes,
+                       const std::vector<std::string>& named, std::size_t limit, std::size_t& tokens_out) {
+  std::vector<std::string_view> lines = lines_of(text);
+  std::unordered_map<std::string_view, const graph::NodeRecord*> by_id;
+  for (const graph::NodeRecord& node : nodes) by_id.emplace(node.id, &node);
+  auto body_kind = [](const std::string& kind) {  // what holds statements, not members
+    return kind == "function" || kind == "method" || kind == "constructor" || kind == "constant" || kind == "variable";
+  };
+  std::vector<std::pair<bool, std::uint32_t>> wanted;  // (not named, line): the named first, each in line order
+  for (const graph::NodeRecord& node : nodes) {
+    if (node.kind == "file" || node.line < 1 || node.line > lines.size()) continue;
+    auto parent = by_id.find(node.parent_id);
+    bool shallow = node.parent_id.empty() || (parent != by_id.end() && parent->second->parent_id.empty() &&
+                                              !body_kind(parent->second->kind));
+    bool is_named = std::find(named.begin(), named.end(), node.name) != named.end();
+    if (shallow || is_named) wanted.emplace_back(!is_named, node.line);
+  }
+  std::sort(wanted.begin(), wanted.end());
+  constexpr std::size_t kLongestLine = 160;  // bytes of a line kept (minified code has long ones)
+  auto line_text = [&](std::uint32_t line) {
+    std::string_view source = lines[line - 1];
+    while (!source.empty() && (source.back() == ' ' || source.back() == '\t' || source.back() == '\r')) source.remove_suffix(1);
+    if (source.size() > kLongestLine) {
+      std::size_t cut = kLongestLine;
+      while (cut > 0 && (static_cast<unsigned char>(source[cut]) & 0xC0) == 0x80) --cut;  // a whole character
+      source = source.substr(0, cut);
+    }
+    return std::to_string(line) + ": " + std::string(source) + "\n";
+  };
+  // Lines by priority while their estimated tokens fit (one more for a "⋮").
+  std::vector<std::uint32_t> chosen;
+  std::size_t estimate = 0;
+  for (const auto& [unnamed, line] : wanted) {
+    if (std::find(chosen.begin(), chosen.end(), line) != chosen.end()) continue;
+    std::size_t cost = tokens::count(line_text(line)) + 1;
+    if (estimate + cost > limit) break;
+    estimate += cost;
+    chosen.push_back(line);
+  }
+  auto render = [&](std::vector<std::uint32_t> picked) {
+    std::sort(picked.begin(), picked.end());
+    std::string out;
+    for (std::size_t i = 0; i < picked.size(); ++i) {
+      if (i > 0 && picked[i] > picked[i - 1] + 1) out += "⋮\n";
+      out += line_text(picked[i]);
+    }
+    return out;
+  };
+  // The estimate is close to the whole's count: drop the last chosen until exact.
+  std::string out = render(chosen);
+  std::size_t count = tokens::count(out);
+  while (count > limit && !chosen.empty()) {
+    chosen.pop_back();
+    out = render(chosen);
+    count = tokens::count(out);
+  }
+  tokens_out = count;
+  return out;
+}
+
 // What add_related looks at: a code file that can be a companion or a
 // family member (not a test, example, vendored, generated or document).
 bool relatable(const graph::IndexedFile& file) {
@@ -1294,6 +1358,20 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
         placed = apply_cut(pivot, cutting, allowance);
       }
     }
+    if (!placed && result.pivot_files.size() >= kTailFrom && language && !document && !best_text.empty()) {
+      // Far down the ranking, a file whose skeleton does not fit its share
+      // goes as its outline: every definition, rather than the first lines
+      // (imports, mostly).
+      std::size_t count = 0;
+      std::string outline = outline_of(text, store.nodes_of_file(path), pivot.symbols, allowance, count);
+      if (!outline.empty()) {
+        pivot.content = std::move(outline);
+        pivot.token_count = count;
+        pivot.level = 2;
+        pivot.outline = true;
+        placed = true;
+      }
+    }
     if (!placed && allowance >= 200 && !best_text.empty()) {
       // The most compressed form, from its first line.
       cutting = Cutting{std::move(best_text), 1, {}};
@@ -1328,7 +1406,8 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     if (pivot.level == 0 && pivot.lines.empty()) continue;
     const graph::IndexedFile& file = *files.at(pivot.path);
     std::optional<lang::Language> language = lang::from_name(file.language);
-    for (int level = pivot.lines.empty() ? pivot.level - 1 : pivot.level; level >= 0; --level) {
+    // An outline grows into the whole skeleton, a cut into the whole of its level.
+    for (int level = pivot.lines.empty() && !pivot.outline ? pivot.level - 1 : pivot.level; level >= 0; --level) {
       std::string content = text;
       std::size_t count = 0;
       // A cut of the skeleton with the task's bodies grows into all of it.
@@ -1352,6 +1431,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
         pivot.token_count = count;
         pivot.level = level;
         pivot.lines.clear();
+        pivot.outline = false;
         pivot.full_bodies.clear();  // level 1 or 0: every body is in it
         if (bodies)
           for (const auto& [at, most, name] : cuttings[p].kept) add_name(pivot.full_bodies, name);

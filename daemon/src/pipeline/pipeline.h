@@ -53,6 +53,10 @@ struct PivotFile {
   std::string lines;                 // "" for the whole file, "A-B" when only those lines are sent
   std::vector<std::string> full_bodies;  // level 2: the symbols whose bodies are sent in full
   std::string documents;             // a documentation page: the sent code file it describes
+  // `content` is an outline: the first line of each definition, numbered
+  // ("12: def total(self):"), "⋮" where lines are skipped (a file far down
+  // the ranking whose skeleton does not fit its share).
+  bool outline = false;
   std::string content;
 };
 

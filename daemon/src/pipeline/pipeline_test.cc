@@ -546,7 +546,8 @@ TEST(Pipeline, QuotedMessageFindsItsLiteral) {
 // A change that spans many files finds each of them in the pack: after the
 // strongest file and the next three, each file gets a 32nd of the budget
 // (its lines from the task's first body), so the pack reaches far down the
-// ranking instead of stopping at the sixth or seventh file.
+// ranking instead of stopping at the sixth or seventh file. A file there
+// whose skeleton does not fit goes as its outline.
 TEST(Pipeline, ThePackReachesManyFiles) {
   TempTree tree("pipeline-many");
   for (int f = 0; f < 30; ++f) {
@@ -563,8 +564,22 @@ TEST(Pipeline, ThePackReachesManyFiles) {
   Result result = run_pipeline(*store, tree.root(), request);
   EXPECT_LE(result.tokens_sent, request.max_tokens);
   EXPECT_GE(result.pivot_files.size(), 16u);
-  for (std::size_t i = 4; i < result.pivot_files.size(); ++i)
-    EXPECT_LE(result.pivot_files[i].token_count, request.max_tokens / 32) << result.pivot_files[i].path;
+  std::size_t outlines = 0;
+  for (std::size_t i = 4; i < result.pivot_files.size(); ++i) {
+    const PivotFile& pivot = result.pivot_files[i];
+    EXPECT_LE(pivot.token_count, request.max_tokens / 32) << pivot.path;
+    if (!pivot.outline) continue;
+    // Their skeletons do not fit: each goes as its outline, the class and
+    // the first lines of its methods, numbered, "⋮" between them.
+    ++outlines;
+    std::string name = pivot.path.substr(pivot.path.find('_') + 1);
+    name = name.substr(0, name.find('.'));
+    EXPECT_EQ(pivot.content.rfind("1: class Exporter" + name + ":\n2:     def export_format_0(self", 0), 0u) << pivot.content;
+    EXPECT_NE(pivot.content.find("\n⋮\n6:     def export_format_1(self"), std::string::npos) << pivot.content;
+    EXPECT_EQ(pivot.content.find("return write"), std::string::npos);
+    EXPECT_EQ(pivot.token_count, tokens::count(pivot.content));
+  }
+  EXPECT_GE(outlines, 8u);
 }
 
 // The files that change with a strong one rank with it: its companion (the
