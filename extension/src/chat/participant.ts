@@ -50,7 +50,7 @@ export function renderContext(result: PipelineResult): string {
     .map((file) => {
       const content = file.content ?? '';
       const fence = fenceFor(content);
-      const note = file.compression_level > 0 ? ` (compressed, level ${file.compression_level})` : '';
+      const note = file.outline ? ' (outline)' : file.compression_level > 0 ? ` (compressed, level ${file.compression_level})` : '';
       const lines = file.lines ? ` lines ${file.lines}` : '';
       const documents = file.documents ? ` (documents ${file.documents})` : '';
       return `### ${file.path}${lines}${note}${documents}\n\n${fence}${languageOf(file.path)}\n${content}${content.endsWith('\n') ? '' : '\n'}${fence}\n`;
@@ -114,7 +114,13 @@ async function answerContext(
   for (const file of result.pivot_files) {
     stream.markdown('- ');
     stream.anchor(vscode.Uri.joinPath(daemon.folder, file.path), file.path);
-    const kind = file.documents ? ` (documents ${file.documents})` : file.compression_level > 0 ? ' (signatures)' : '';
+    const kind = file.documents
+      ? ` (documents ${file.documents})`
+      : file.outline
+        ? ' (outline)'
+        : file.compression_level > 0
+          ? ' (signatures)'
+          : '';
     stream.markdown(` — ${file.token_count} tokens${kind}\n`);
   }
   const context = renderContext(result);
