@@ -10,7 +10,8 @@ the files ranked above it with the evidence (`why`), and the task's terms;
 then Acc@k overall and per language (polybench-dev) and per repository, and
 how often the 8,000-token pack (`pivot_files`) holds a gold file / all of them /
 all gold source files
-and how many function bodies it sends in full (`full_bodies`, and in gold files),
+the tokens of gold files it sends and its files (p50), and how many function
+bodies it sends in full (`full_bodies`, and in gold files),
 and latency (whole `comp query` process, and its own search/pack timings;
 run with `--jobs 1` for latency).
 `--no-refresh` queries the index as it is (index the trees first with
@@ -75,6 +76,7 @@ def main():
     ranks = {}
     packs = {}
     bodies = {}  # instance id -> (function bodies sent in full, of them in gold files)
+    sent = {}  # instance id -> (tokens of gold files sent, files sent)
     timings = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         for task, result, error in pool.map(lambda n: run_task(args, task_dir, n), names):
@@ -92,6 +94,8 @@ def main():
             source_gold = [g for g in gold if g.endswith(SOURCE_SUFFIXES)]
             packs[task["instance_id"]] = (any(g in packed for g in gold), all(g in packed for g in gold),
                                           all(g in packed for g in source_gold))
+            sent[task["instance_id"]] = (sum(p["token_count"] for p in result["pivot_files"] if p["path"] in gold),
+                                         len(result["pivot_files"]))
             bodies[task["instance_id"]] = (sum(len(p.get("full_bodies", [])) for p in result["pivot_files"]),
                                            sum(len(p.get("full_bodies", [])) for p in result["pivot_files"]
                                                if p["path"] in gold))
@@ -121,6 +125,8 @@ def main():
         print(f"8,000-token pack holds a gold file: {sum(p[0] for p in packs.values())}/{n}, "
               f"every gold file: {sum(p[1] for p in packs.values())}/{n}, "
               f"every gold source file: {sum(p[2] for p in packs.values())}/{n}")
+        files = sorted(f for _, f in sent.values())
+        print(f"tokens of gold files sent: {sum(t for t, _ in sent.values())}, files per pack p50: {files[n // 2]}")
         print(f"function bodies sent in full: {sum(a for a, _ in bodies.values())}, "
               f"in gold files: {sum(b for _, b in bodies.values())}")
     if args.save:
