@@ -25,7 +25,8 @@ import os
 import subprocess
 import tempfile
 
-PARTS = ["names", "words", "title", "symbol_title", "symbols", "path_mention", "file_name", "frame", "modules", "tag"]
+PARTS = ["names", "words", "title", "symbol_title", "symbols", "path_mention", "file_name", "frame", "modules", "tag",
+         "quoted", "code"]  # pipeline.cc enum Part, in order
 EXTRA = ["title_coverage", "name_coverage", "graph", "test", "example", "vendored", "parsed", "log_size"]
 
 

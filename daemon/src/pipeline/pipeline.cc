@@ -33,12 +33,13 @@ using Clock = std::chrono::steady_clock;
 
 // Evidence weights, tuned on the public dev sets (bench-swe `dev`,
 // `bench/swe/inspect.py`). COMP_PIPELINE_WEIGHTS overrides them for tuning
-// ("names,words,symbol,path,frame,module,graph,nonsource,test,vendored,filename,title,titlename,b,symboltitle,tag,coverage,quoted").
+// ("names,words,symbol,path,frame,module,graph,nonsource,test,vendored,filename,title,titlename,b,symboltitle,tag,coverage,quoted,
+// companion,sibling,code").
 struct Weights {
   double identifier_bm25 = 1.0, word_bm25 = 0.5, symbol = 1.0, path = 2.0, last_frame = 3.0, module = 1.2,
          graph = 0.1, non_source = 0.3, test = 0.4, vendored = 0.2, file_name = 0.35, title_bm25 = 0.8,
          title_name = 2.0, length_normalization = 0.2, symbol_title = 0.6, tag = 3.0, coverage = 0.75, quoted = 0.5,
-         companion = 0.5, sibling = 0.8;
+         companion = 0.5, sibling = 0.8, code = 1.5;
 };
 
 const Weights& weights() {
@@ -48,7 +49,7 @@ const Weights& weights() {
       double* fields[] = {&out.identifier_bm25, &out.word_bm25, &out.symbol, &out.path,     &out.last_frame, &out.module,
                           &out.graph,           &out.non_source, &out.test,  &out.vendored, &out.file_name,
                           &out.title_bm25, &out.title_name, &out.length_normalization, &out.symbol_title, &out.tag, &out.coverage,
-                          &out.quoted, &out.companion, &out.sibling};
+                          &out.quoted, &out.companion, &out.sibling, &out.code};
       std::string list(text);
       std::size_t start = 0;
       for (double* field : fields) {
@@ -111,7 +112,7 @@ std::string document_view(graph::Store& store, const std::string& path, const st
 }
 
 // Evidence of one kind per part, unweighted (weights() combines them).
-enum Part { kNames, kWords, kTitle, kSymbolTitle, kSymbols, kPathMention, kFileName, kFrame, kModules, kTag, kQuoted, kParts };
+enum Part { kNames, kWords, kTitle, kSymbolTitle, kSymbols, kPathMention, kFileName, kFrame, kModules, kTag, kQuoted, kCode, kParts };
 
 struct Candidate {
   double parts[kParts] = {};
@@ -874,6 +875,26 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
         if (files.count(path)) add(candidates, path, kQuoted, score / top, "quoted");
     }
   }
+  // 1c. Lines of the task's code blocks found verbatim (as FTS5 phrases) in
+  // at most three files: an excerpt of the project's own code (a snippet
+  // pasted from the file to change, a traceback's source line) points at
+  // its file; a line in more files is a common idiom.
+  if (weights().code > 0) {
+    constexpr std::size_t kLinesAsked = 16, kFewFiles = 3;
+    std::size_t asked = 0;
+    for (const std::string& line : terms.code_lines) {
+      if (asked++ >= kLinesAsked) break;
+      std::vector<std::pair<std::string, double>> hits;
+      try {
+        hits = store.search_files(graph::fts_phrase(line), kFewFiles + 1, weights().length_normalization);
+      } catch (const graph::StoreError&) {
+        continue;  // a query FTS5 refuses is no evidence
+      }
+      if (hits.empty() || hits.size() > kFewFiles) continue;
+      for (const auto& [path, score] : hits)
+        if (files.count(path)) add(candidates, path, kCode, 1.0 / static_cast<double>(hits.size()), "code excerpt");
+    }
+  }
   // 2. Definitions of the names the task mentions.
   std::vector<std::string> names = terms.identifiers;
   for (const std::string& dotted : terms.dotted) names.push_back(dotted.substr(dotted.rfind('.') + 1));
@@ -1035,7 +1056,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
                       w.symbol_title * part[kSymbolTitle] + w.symbol * std::sqrt(part[kSymbols]) +
                       w.path * std::min(part[kPathMention] + part[kFileName], 1.0) + part[kFrame] +
                       w.module * std::min(part[kModules], 1.0) + w.tag * std::min(part[kTag], 1.0) +
-                      w.quoted * std::min(part[kQuoted], 1.0);
+                      w.quoted * std::min(part[kQuoted], 1.0) + w.code * std::min(part[kCode], 1.0);
     const graph::IndexedFile& file = *files.at(path);
     if (file.language.empty()) candidate.score *= weights().non_source;
     if (!about_tests && is_test_path(path)) candidate.score *= weights().test;

@@ -676,5 +676,42 @@ TEST(Pipeline, PagesOfSeveralStrongFilesAreSent) {
   EXPECT_LE(result.tokens_sent, request.max_tokens);
 }
 
+// A line of the task's code block found verbatim in a file points at it,
+// over a file that says the same names in other lines; a line that many
+// files hold (an idiom) points nowhere.
+TEST(Pipeline, ACodeExcerptPointsAtItsFile) {
+  TempTree tree("pipeline-excerpt");
+  tree.write("ui/StepLabel.js", "export function StepLabel(props) {\n  const { icon, classes } = props;\n"
+                                "  return <span className={classNames(classes.iconContainer, classes.alternative)} />;\n}\n");
+  tree.write("ui/StepIcon.js", "export function StepIcon(props) {\n  // the icon container of a step icon: classNames, classes\n"
+                               "  const iconContainer = classNames(props.classes);\n  return iconContainer;\n}\n");
+  for (int i = 0; i < 6; ++i)
+    tree.write("ui/idiom" + std::to_string(i) + ".js", "const merged = Object.assign({}, defaults, options);\n");
+  auto store = indexed(tree);
+  std::string prose = "StepIcon should be customisable\nThe StepIcon is rendered like this:\n";
+  std::string task = prose + "```\n    <span className={classNames(classes.iconContainer, classes.alternative)} />\n"
+                             "const merged = Object.assign({}, defaults, options);\n```\n";
+  Result result = ask(*store, tree, task);
+  Result without = ask(*store, tree, prose + "```\nconst merged = Object.assign({}, defaults, options);\n```\n");
+  ASSERT_GE(result.ranking.size(), 2u);
+  auto why_of = [&](const std::string& path) {
+    for (const RankedFile& file : result.ranking)
+      if (file.path == path) return file.why;
+    return std::vector<std::string>{};
+  };
+  auto excerpt = [](const std::vector<std::string>& why) {
+    return std::find(why.begin(), why.end(), "code excerpt") != why.end();
+  };
+  EXPECT_TRUE(excerpt(why_of("ui/StepLabel.js")));
+  EXPECT_FALSE(excerpt(why_of("ui/StepIcon.js")));
+  EXPECT_FALSE(excerpt(why_of("ui/idiom0.js")));
+  auto score_of = [](const Result& r, const std::string& path) {
+    for (const RankedFile& file : r.ranking)
+      if (file.path == path) return file.score;
+    return 0.0;
+  };
+  EXPECT_GT(score_of(result, "ui/StepLabel.js"), score_of(without, "ui/StepLabel.js") + 1.0);
+}
+
 }  // namespace
 }  // namespace comp::pipeline

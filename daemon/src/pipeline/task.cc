@@ -147,6 +147,33 @@ TaskTerms analyze_task(std::string_view text) {
     code.emplace_back(at, end == std::string::npos ? input.size() : end);
     at = end == std::string::npos ? end : input.find("```", end + 3);
   }
+  // A fenced block's lines that may be an excerpt of the project's code:
+  // at least 20 characters and four words (not `}` or `import x`).
+  {
+    constexpr std::size_t kShortest = 20, kWords = 4, kMostLines = 64;
+    std::unordered_set<std::string> seen_line;
+    for (const auto& [start, end] : code) {
+      std::size_t body = input.find('\n', start);  // after the fence and its language tag
+      for (std::size_t at = body; at != std::string::npos && at < end && terms.code_lines.size() < kMostLines;) {
+        std::size_t stop = std::min(input.find('\n', at + 1), end);
+        std::string_view line = std::string_view(input).substr(at + 1, stop > at + 1 ? stop - at - 1 : 0);
+        at = stop < end ? stop : std::string::npos;
+        while (!line.empty() && std::isspace(static_cast<unsigned char>(line.front()))) line.remove_prefix(1);
+        while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.remove_suffix(1);
+        if (line.size() < kShortest || line.size() > 300) continue;
+        std::size_t words = 0;
+        for (std::size_t k = 0; k < line.size();) {
+          if (!std::isalnum(static_cast<unsigned char>(line[k]))) {
+            ++k;
+            continue;
+          }
+          ++words;
+          while (k < line.size() && std::isalnum(static_cast<unsigned char>(line[k]))) ++k;
+        }
+        if (words >= kWords) add_unique(terms.code_lines, seen_line, std::string(line), std::string(line));
+      }
+    }
+  }
   for (std::size_t at = input.find('`'); at != std::string::npos;) {
     std::size_t end = input.find('`', at + 1);
     if (end == std::string::npos) break;

@@ -26,6 +26,7 @@ struct TaskTerms {
   std::vector<std::string> words;        // the remaining prose words, lower-case, stop words dropped
   std::vector<std::string> compounds;    // two adjacent words as one name, lower-case: "invoke local",
                                          // "api-gateway", "--trace-token" -> invokelocal, apigateway, tracetoken
+  std::vector<std::string> code_lines;   // lines of fenced code long enough to be an excerpt (trimmed, unique)
 };
 
 TaskTerms analyze_task(std::string_view text);

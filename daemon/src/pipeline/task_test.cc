@@ -81,6 +81,31 @@ TEST(Task, NamesInProseCodeAndBackticks) {
   EXPECT_FALSE(has(terms.words, "when"));
 }
 
+// Lines of fenced code long enough to be an excerpt of the project's code,
+// trimmed, once each, in order; not prose, inline code, short lines or
+// lines of fewer than four words.
+TEST(Task, CodeLinesAreTheFencedBlocksLongerLines) {
+  TaskTerms terms = analyze_task(
+      "StepIcon cannot be customised: `className={classNames(classes.iconContainer)}` in prose is not one.\n"
+      "```jsx\n"
+      "{icon && (\n"
+      "        <span\n"
+      "          className={classNames(classes.iconContainer, {\n"
+      "            [classes.alternativeLabel]: alternativeLabel && !optional,\n"
+      "            [classes.label]: label,\n"
+      "          })}   \n"
+      "          className={classNames(classes.iconContainer, {\n"
+      "```\n"
+      "and an unterminated block\n```\n    return self.items.append((item, qty))");
+  EXPECT_EQ(terms.code_lines, (std::vector<std::string>{"className={classNames(classes.iconContainer, {",
+                                                        "[classes.alternativeLabel]: alternativeLabel && !optional,",
+                                                        "return self.items.append((item, qty))"}));
+  // A thousand fenced lines: at most 64 are kept.
+  std::string many = "```\n";
+  for (int i = 0; i < 1000; ++i) many += "value_" + std::to_string(i) + " = compute(alpha, beta, gamma)\n";
+  EXPECT_EQ(analyze_task(many + "```\n").code_lines.size(), 64u);
+}
+
 TEST(Task, HostileInputIsBounded) {
   std::string huge(3u << 20, '(');
   TaskTerms terms = analyze_task(huge);
