@@ -148,19 +148,27 @@ TaskTerms analyze_task(std::string_view text) {
     at = end == std::string::npos ? end : input.find("```", end + 3);
   }
   // A fenced block's lines that may be an excerpt of the project's code:
-  // at least 20 characters and four words (not `}` or `import x`).
+  // at least 20 characters and four words (not `}`), not an import.
   {
     constexpr std::size_t kShortest = 20, kWords = 4, kMostLines = 64;
     std::unordered_set<std::string> seen_line;
     for (const auto& [start, end] : code) {
       std::size_t body = input.find('\n', start);  // after the fence and its language tag
+      std::string_view previous;
       for (std::size_t at = body; at != std::string::npos && at < end && terms.code_lines.size() < kMostLines;) {
         std::size_t stop = std::min(input.find('\n', at + 1), end);
         std::string_view line = std::string_view(input).substr(at + 1, stop > at + 1 ? stop - at - 1 : 0);
         at = stop < end ? stop : std::string::npos;
         while (!line.empty() && std::isspace(static_cast<unsigned char>(line.front()))) line.remove_prefix(1);
         while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.remove_suffix(1);
-        if (line.size() < kShortest || line.size() > 300) continue;
+        // A Python traceback's frame and source line: the frame is evidence already.
+        bool frame_source = previous.starts_with("File \"") || line.starts_with("File \"");
+        previous = line;
+        // Imports are what every user of the project writes, not its code.
+        bool import = line.starts_with("import ") || (line.starts_with("from ") && line.find(" import ") != line.npos) ||
+                      line.starts_with("#include") || line.starts_with("using ") ||
+                      line.find("require(") != line.npos;
+        if (frame_source || import || line.size() < kShortest || line.size() > 300) continue;
         std::size_t words = 0;
         for (std::size_t k = 0; k < line.size();) {
           if (!std::isalnum(static_cast<unsigned char>(line[k]))) {

@@ -100,6 +100,16 @@ TEST(Task, CodeLinesAreTheFencedBlocksLongerLines) {
   EXPECT_EQ(terms.code_lines, (std::vector<std::string>{"className={classNames(classes.iconContainer, {",
                                                         "[classes.alternativeLabel]: alternativeLabel && !optional,",
                                                         "return self.items.append((item, qty))"}));
+  // A traceback's source lines are its frames' evidence, not excerpts.
+  terms = analyze_task("```\nTraceback (most recent call last):\n  File \"shop/cart.py\", line 12, in total\n"
+                       "    return apply_discount(sum(i.price * q for i, q in self.items))\n"
+                       "ValueError: cannot apply the discount to a negative amount\n```\n");
+  EXPECT_EQ(terms.code_lines, (std::vector<std::string>{"Traceback (most recent call last):",
+                                                        "ValueError: cannot apply the discount to a negative amount"}));
+  // Nor are imports: every user of the project writes them.
+  terms = analyze_task("```python\nfrom pydicom import Dataset, DataElement\nimport numpy.testing as npt\n"
+                       "const merge = require('lodash/merge');\nds.PatientName.given_name.upper() == 'SOME NAME'\n```\n");
+  EXPECT_EQ(terms.code_lines, std::vector<std::string>{"ds.PatientName.given_name.upper() == 'SOME NAME'"});
   // A thousand fenced lines: at most 64 are kept.
   std::string many = "```\n";
   for (int i = 0; i < 1000; ++i) many += "value_" + std::to_string(i) + " = compute(alpha, beta, gamma)\n";
