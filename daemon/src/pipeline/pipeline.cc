@@ -1247,7 +1247,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   // Files are packed in rank order, from the first 60 of the ranking (the
   // ranking lists request.ranking_size of them; left_out names those of
   // the listed or first twenty that did not fit).
-  constexpr std::size_t kPackConsidered = 60;
+  constexpr std::size_t kPackConsidered = 60, kTailFrom = 4;  // from the fifth file: the tail
   const std::size_t listed = std::max<std::size_t>(request.ranking_size, kRankedConsidered);
   for (std::size_t i = 0; i < ranked.size() && i < std::max(listed, kPackConsidered); ++i) {
     if (request.cancelled && request.cancelled()) throw Cancelled();
@@ -1259,6 +1259,10 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     const std::string& path = ranked[i].first;
     if (std::any_of(companions.begin(), companions.end(), [&](const Companion& c) { return c.pivot.path == path; }))
       continue;  // a page set aside as a companion, ranked below the twentieth
+    // From the fifth file on, tests are left to the ranking unless the task
+    // is about them: a test far down is rarely what must change, and its
+    // share goes to the next code file.
+    if (result.pivot_files.size() >= kTailFrom && !about_tests && is_test_path(path)) continue;
     const graph::IndexedFile& file = *files.at(path);
     bool document = docs::format_of(path).has_value();
     auto job = bodies_jobs.find(path);
@@ -1296,7 +1300,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     // larger), so that many files are seen: a change that spans several
     // files finds each of them here. Budget left at the end goes back to
     // the best files.
-    constexpr std::size_t kFirstShare = 2, kOtherShare = 8, kTailShare = 32, kTailFrom = 4;
+    constexpr std::size_t kFirstShare = 2, kOtherShare = 8, kTailShare = 32;
     std::size_t share = result.pivot_files.empty()              ? kFirstShare
                         : result.pivot_files.size() < kTailFrom ? kOtherShare
                                                                 : kTailShare;

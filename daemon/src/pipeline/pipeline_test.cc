@@ -547,7 +547,7 @@ TEST(Pipeline, QuotedMessageFindsItsLiteral) {
 // strongest file and the next three, each file gets a 32nd of the budget
 // (its lines from the task's first body), so the pack reaches far down the
 // ranking instead of stopping at the sixth or seventh file. A file there
-// whose skeleton does not fit goes as its outline.
+// whose skeleton does not fit goes as its outline; tests there are not sent.
 TEST(Pipeline, ThePackReachesManyFiles) {
   TempTree tree("pipeline-many");
   for (int f = 0; f < 30; ++f) {
@@ -556,11 +556,16 @@ TEST(Pipeline, ThePackReachesManyFiles) {
       text += "    def export_format_" + std::to_string(m) + "(self, rows, target_path, options=None):\n"
               "        \"\"\"Export rows to the csv target.\"\"\"\n        return write(rows, target_path)\n\n";
     tree.write("export/exporter_" + std::to_string(f) + ".py", text);
+    if (f < 6)  // tests the task names: strong, yet not what must change
+      tree.write("tests/test_exporter_" + std::to_string(f) + ".py",
+                 "def assert_csv_rows_written(rows, target_path):\n    assert read(target_path) == rows\n\n" + text);
   }
   auto store = indexed(tree);
   Request request;
-  request.task = "csv export drops rows\nEvery exporter's csv export drops rows on write.";
+  request.task = "csv export drops rows\nEvery exporter's csv export drops rows on write: "
+                 "assert_csv_rows_written fails.";
   request.max_tokens = 8000;
+  request.ranking_size = 60;
   Result result = run_pipeline(*store, tree.root(), request);
   EXPECT_LE(result.tokens_sent, request.max_tokens);
   EXPECT_GE(result.pivot_files.size(), 16u);
@@ -580,6 +585,11 @@ TEST(Pipeline, ThePackReachesManyFiles) {
     EXPECT_EQ(pivot.token_count, tokens::count(pivot.content));
   }
   EXPECT_GE(outlines, 8u);
+  // Tests rank (down-weighted) but are not sent from the fifth file on.
+  EXPECT_TRUE(std::any_of(result.ranking.begin(), result.ranking.end(),
+                          [](const RankedFile& f) { return f.path.rfind("tests/", 0) == 0; }));
+  for (std::size_t i = 4; i < result.pivot_files.size(); ++i)
+    EXPECT_NE(result.pivot_files[i].path.rfind("tests/", 0), 0u) << result.pivot_files[i].path;
 }
 
 // The files that change with a strong one rank with it: its companion (the
