@@ -396,12 +396,11 @@ IndexSummary run_index(const IndexOptions& options) {
   summary.files_on_disk = walked.files.size() + walked.skipped.size();
 
   std::vector<WorkItem> work;
-  std::unordered_set<std::string_view> present;
-  present.reserve(summary.files_on_disk);
+  std::size_t known = 0;  // paths on disk that the index holds: when all of them, nothing was removed
   for (const walk::WalkEntry& entry : walked.files) {
-    present.insert(entry.rel_path);
     auto found = previous.find(entry.rel_path);
     graph::FileState* state = found == previous.end() ? nullptr : &found->second;
+    known += state != nullptr;
     if (state && state->size == entry.size && state->mtime_ns == entry.mtime_ns) {
       ++summary.files_unchanged;
       continue;
@@ -429,8 +428,8 @@ IndexSummary run_index(const IndexOptions& options) {
   // Skipped-by-walk files (too large, outside links, unreadable): recorded
   // with their reason, rewritten only when that changes.
   for (const walk::SkippedEntry& skipped : walked.skipped) {
-    present.insert(skipped.rel_path);
     auto found = previous.find(skipped.rel_path);
+    known += found != previous.end();
     if (found != previous.end() && found->second.skip_reason == walk::to_string(skipped.reason)) continue;
     graph::FileRecord file;
     file.path = skipped.rel_path;
@@ -440,11 +439,17 @@ IndexSummary run_index(const IndexOptions& options) {
     current_batch().put_file(file, {}, {});
   }
   bool config_changed = false;  // a file that decides where imports lead (tsconfig.json, go.mod, ...)
-  for (const auto& [path, state] : previous) {
-    if (present.count(path)) continue;
-    if (resolve::decides_imports(path)) config_changed = true;
-    current_batch().remove_file(path);
-    ++summary.files_removed;
+  if (known < previous.size()) {  // some indexed files are gone
+    std::unordered_set<std::string_view> present;
+    present.reserve(summary.files_on_disk);
+    for (const walk::WalkEntry& entry : walked.files) present.insert(entry.rel_path);
+    for (const walk::SkippedEntry& skipped : walked.skipped) present.insert(skipped.rel_path);
+    for (const auto& [path, state] : previous) {
+      if (present.count(path)) continue;
+      if (resolve::decides_imports(path)) config_changed = true;
+      current_batch().remove_file(path);
+      ++summary.files_removed;
+    }
   }
   commit_batch();
 

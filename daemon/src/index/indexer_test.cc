@@ -85,6 +85,37 @@ TEST(Indexer, ChangedDeletedAndRenamedFiles) {
   EXPECT_EQ(moved[0].id, "sub/c2.py::moving");
 }
 
+// The summary's counts come from one pass over the files, whose rows
+// alternate between languages and skip reasons in path order.
+TEST(Indexer, CountsFollowRowsThatAlternate) {
+  TempTree tree("idx-counts");
+  tree.write("a.py", "def a():\n    pass\n");
+  tree.write("b.dat", std::string("b\0", 2));
+  tree.write("c.ts", "export function c() {}\nexport function c2() {}\n");
+  tree.write("d.py", "def d():\n    pass\n");
+  tree.write("e.dat", std::string("e\0", 2));
+  tree.write("f.txt", "notes\n");
+  tree.write("g.py", "class G:\n    def g(self):\n        pass\n");
+  IndexSummary summary = index_tree(tree);
+  EXPECT_EQ(summary.files_by_language,
+            (std::map<std::string, std::size_t>{{"other", 1}, {"python", 3}, {"typescript", 1}}));
+  EXPECT_EQ(summary.skipped_by_reason, (std::map<std::string, std::size_t>{{"binary", 2}}));
+  auto store = graph::Store::open(tree.root());
+  graph::Stats stats = store->stats();
+  EXPECT_EQ(stats.indexed_files, 5);
+  EXPECT_EQ(stats.skipped_files, 2);
+  EXPECT_EQ(stats.files, 7);
+  EXPECT_EQ(summary.symbols, static_cast<std::size_t>(store->symbols({"", "", "", 0}).size()));
+  EXPECT_GE(summary.symbols, 6u);
+  // Removing a file and adding another in one run: the removal is seen.
+  tree.remove("d.py");
+  tree.write("h.py", "def h():\n    pass\n");
+  IndexSummary again = index_tree(tree);
+  EXPECT_EQ(again.files_removed, 1u);
+  EXPECT_EQ(again.files_by_language["python"], 3u);
+  EXPECT_FALSE(store->file("d.py").has_value());
+}
+
 TEST(Indexer, BinaryAndLargeFilesAreSkippedWithReasons) {
   TempTree tree("idx-skip");
   tree.write("bin.dat", std::string("abc\0def", 7));
