@@ -1262,7 +1262,10 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     // From the fifth file on, tests are left to the ranking unless the task
     // is about them: a test far down is rarely what must change, and its
     // share goes to the next code file.
-    if (result.pivot_files.size() >= kTailFrom && !about_tests && is_test_path(path)) continue;
+    if (result.pivot_files.size() >= kTailFrom && !about_tests && is_test_path(path)) {
+      if (i < listed) result.left_out.push_back(path);
+      continue;
+    }
     const graph::IndexedFile& file = *files.at(path);
     bool document = docs::format_of(path).has_value();
     auto job = bodies_jobs.find(path);
@@ -1404,7 +1407,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       placed = apply_cut(pivot, cutting, allowance);
     }
     if (!placed) {
-      result.left_out.push_back(path);
+      if (i < listed) result.left_out.push_back(path);
       continue;
     }
     budget -= pivot.token_count;

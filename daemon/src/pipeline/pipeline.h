@@ -69,7 +69,7 @@ struct RankedFile {
 struct Result {
   std::vector<PivotFile> pivot_files;  // what is sent, best first
   std::vector<RankedFile> ranking;     // the best files, sent or not
-  std::vector<std::string> left_out;   // ranked files not sent (budget)
+  std::vector<std::string> left_out;   // listed files not sent (budget; tests from the fifth file on)
   std::size_t tokens_sent = 0;
   std::size_t raw_tokens = 0;          // tokens of the whole files drawn on
   std::size_t token_savings = 0;       // raw_tokens - tokens_sent

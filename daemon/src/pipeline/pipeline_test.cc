@@ -590,6 +590,14 @@ TEST(Pipeline, ThePackReachesManyFiles) {
                           [](const RankedFile& f) { return f.path.rfind("tests/", 0) == 0; }));
   for (std::size_t i = 4; i < result.pivot_files.size(); ++i)
     EXPECT_NE(result.pivot_files[i].path.rfind("tests/", 0), 0u) << result.pivot_files[i].path;
+  // What was listed and not sent is named in left_out, and nothing else is.
+  for (const RankedFile& ranked : result.ranking) {
+    bool sent = std::any_of(result.pivot_files.begin(), result.pivot_files.end(),
+                            [&](const PivotFile& pivot) { return pivot.path == ranked.path; });
+    bool left = std::find(result.left_out.begin(), result.left_out.end(), ranked.path) != result.left_out.end();
+    EXPECT_NE(sent, left) << ranked.path;
+  }
+  EXPECT_LE(result.left_out.size(), result.ranking.size());
 }
 
 // The files that change with a strong one rank with it: its companion (the
