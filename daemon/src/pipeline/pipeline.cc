@@ -659,8 +659,22 @@ void add_related(std::unordered_map<std::string, Candidate>& candidates, const s
     candidate.score = score;
     explain(candidate, why);
   };
-  for (const auto& [path, related] : companions)
-    relate(path, weights().companion * related.score, "companion of " + std::string(related.of));
+  // A declaration file's implementation (Chip.js beside Chip.d.ts) ranks
+  // just above it: what the task changes is in the code, and the
+  // declarations change with it when they do.
+  auto declaration = [](std::string_view path) { return path.ends_with(".d.ts"); };
+  auto implementation = [&](std::string_view path) {
+    return !declaration(path) && (path.ends_with(".js") || path.ends_with(".jsx") || path.ends_with(".ts") ||
+                                  path.ends_with(".tsx") || path.ends_with(".mjs") || path.ends_with(".cjs"));
+  };
+  constexpr double kAboveItsDeclaration = 1.01;
+  for (const auto& [path, related] : companions) {
+    std::string_view name = base_name(path), declared_name = base_name(related.of);
+    bool declared = declaration(declared_name) && implementation(name) &&
+                    name.substr(0, name.rfind('.')) == declared_name.substr(0, declared_name.size() - 5);
+    relate(path, (declared ? kAboveItsDeclaration : weights().companion) * related.score,
+           "companion of " + std::string(related.of));
+  }
   for (const auto& [key, paths] : members) {
     const std::vector<Related>& ranked_members = family_of.at(key);
     if (paths.size() > kLargestFamily || paths.size() <= ranked_members.size()) continue;

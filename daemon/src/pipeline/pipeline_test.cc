@@ -631,12 +631,35 @@ TEST(Pipeline, CompanionsAndSiblingsOfStrongFilesRank) {
   EXPECT_TRUE(has(why_of(select, "src/Select/Select.d.ts"), "companion of src/Select/Select.js"));
   EXPECT_FALSE(has(why_of(select, "src/Select/Select.test.js"), "companion of src/Select/Select.js"));
   EXPECT_FALSE(has(why_of(select, "src/Other/Other.js"), "companion of src/Select/Select.js"));
+
   Result median = ask(*store, tree, "Add median\nA median next to the cumulative sum, for every backend.");
   ASSERT_GE(median.ranking.size(), 3u);
   std::vector<std::string> why = why_of(median, "backend/numpy/numpy.py");
   EXPECT_TRUE(has(why, "sibling of backend/jax/numpy.py") || has(why, "sibling of backend/torch/numpy.py"))
       << ::testing::PrintToString(why);
   EXPECT_TRUE(why_of(median, "backend/numpy/core.py").empty());  // not in the family
+}
+
+// A declaration file that outranks its implementation (its words are in
+// the declarations' comments): the implementation goes just above it, since
+// what must change is in the code. Other companions stay below.
+TEST(Pipeline, AnImplementationRanksAboveItsDeclarations) {
+  TempTree tree("pipeline-declared");
+  tree.write("src/Chip/Chip.d.ts", "export interface ChipProps {\n  /** Deletable chip: shows a delete icon. */\n"
+                                   "  onDelete?: () => void;\n  deleteIcon?: any;\n}\n");
+  tree.write("src/Chip/Chip.js", "export default function Chip(props) {\n  return props.children;\n}\n");
+  tree.write("src/Chip/Chip.styles.js", "export const styles = { root: {} };\n");
+  tree.write("src/Button/Button.js", "export default function Button(props) {\n  return props.label;\n}\n");
+  tree.write("src/Avatar/Avatar.js", "export default function Avatar(props) {\n  return props.src;\n}\n");
+  auto store = indexed(tree);
+  Result chip = ask(*store, tree, "Chip delete icon\nA deletable chip shows no delete icon with onDelete.");
+  ASSERT_GE(chip.ranking.size(), 2u);
+  EXPECT_EQ(chip.ranking[0].path, "src/Chip/Chip.js");
+  EXPECT_EQ(chip.ranking[1].path, "src/Chip/Chip.d.ts");
+  EXPECT_NE(std::find(chip.ranking[0].why.begin(), chip.ranking[0].why.end(), "companion of src/Chip/Chip.d.ts"),
+            chip.ranking[0].why.end());
+  for (const RankedFile& file : chip.ranking)
+    if (file.path == "src/Chip/Chip.styles.js") EXPECT_LT(file.score, chip.ranking[1].score);
 }
 
 // The strongest file when its skeleton is nearly empty (a component that is
