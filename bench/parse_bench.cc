@@ -1,6 +1,7 @@
 // Parse-only throughput (the physical ceiling of indexing: tree-sitter alone,
 // one thread), symbol extraction on top of it, and the identifier tokenizer,
-// over the files of a real tree.
+// over the files of a real tree; and the walk of that tree (what every
+// refresh pays first) on 1, 2 and 4 threads.
 //
 //   COMP_BENCH_TREE=/path/to/tree build/bench/parse_bench [--benchmark_filter=...]
 //
@@ -78,6 +79,15 @@ void tokenize(benchmark::State& state, comp::lang::Language language) {
   benchmark::DoNotOptimize(tokens);
 }
 
+void walk_tree(benchmark::State& state) {
+  comp::walk::WalkOptions options;
+  options.root = std::getenv("COMP_BENCH_TREE");
+  options.threads = static_cast<unsigned>(state.range(0));
+  std::size_t files = 0;
+  for (auto _ : state) files = comp::walk::walk(options).files.size();
+  state.counters["files"] = static_cast<double>(files);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -86,6 +96,7 @@ int main(int argc, char** argv) {
     std::cerr << "parse_bench: set COMP_BENCH_TREE to a source tree (see bench/README.md)\n";
     return 2;
   }
+  benchmark::RegisterBenchmark("walk/threads", walk_tree)->Arg(1)->Arg(2)->Arg(4)->Unit(benchmark::kMillisecond);
   for (const auto& [language, files] : corpus().files) {
     std::string name(comp::lang::name(language));
     benchmark::RegisterBenchmark(("parse_only/" + name).c_str(), parse_only, language)->Unit(benchmark::kMillisecond);

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -13,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <system_error>
+#include <thread>
 #include <utility>
 
 #include "walk/ignore.h"
@@ -76,7 +78,7 @@ class Walk {
  public:
   explicit Walk(const WalkOptions& options) : options_(options) {}
   ~Walk() {
-    if (root_fd_ >= 0) ::close(root_fd_);
+    if (root_fd_ >= 0 && owns_root_fd_) ::close(root_fd_);
   }
   Walk(const Walk&) = delete;
   Walk& operator=(const Walk&) = delete;
@@ -86,10 +88,44 @@ class Walk {
     load_global_rules();
     std::vector<PendingDir> pending;
     pending.push_back(PendingDir{std::string(), ancestor_scope_});
-    while (!pending.empty()) {
-      PendingDir dir = std::move(pending.back());
-      pending.pop_back();
+    // The top of the tree is listed here, breadth first, until there are
+    // enough directories to share; then each thread walks whole subtrees
+    // (depth first) with its own copy of the ignore rules seen so far, and
+    // the results are merged in the order of those directories, so that
+    // the walk's answer does not depend on the threads.
+    const std::size_t threads = options_.threads ? options_.threads
+                                                 : std::min(4u, std::max(1u, std::thread::hardware_concurrency()));
+    const std::size_t enough = threads > 1 ? 8 * threads : 0;
+    std::size_t next = 0;
+    for (; next < pending.size() && (threads == 1 || pending.size() - next < enough); ++next) {
+      PendingDir dir = std::move(pending[next]);
       walk_directory(dir, &pending);
+    }
+    pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(next));
+    if (threads == 1) {
+      walk_subtrees(pending);
+    } else if (!pending.empty()) {
+      std::vector<WalkResult> parts(pending.size());
+      std::atomic<std::size_t> taken{0};
+      auto work = [&] {
+        Walk worker(*this, Worker{});
+        for (std::size_t i = taken++; i < pending.size(); i = taken++) {
+          worker.walk_subtrees({pending[i]});
+          parts[i] = std::move(worker.result_);
+          worker.result_ = WalkResult();
+        }
+      };
+      std::vector<std::thread> helpers;
+      for (std::size_t t = 1; t < std::min(threads, pending.size()); ++t) helpers.emplace_back(work);
+      work();
+      for (std::thread& helper : helpers) helper.join();
+      for (WalkResult& part : parts) {
+        auto append = [](auto& to, auto& from) { std::move(from.begin(), from.end(), std::back_inserter(to)); };
+        append(result_.files, part.files);
+        append(result_.skipped, part.skipped);
+        append(result_.errors, part.errors);
+        append(result_.directories, part.directories);
+      }
     }
     auto by_path = [](const auto& a, const auto& b) { return a.rel_path < b.rel_path; };
     std::sort(result_.files.begin(), result_.files.end(), by_path);
@@ -159,6 +195,28 @@ class Walk {
       compignore_ = IgnoreFile::parse(text, prefix_);
     }
     note_error(error);
+  }
+
+  // A helper for run(): what the walk knows after the top of the tree, with
+  // its own copy of the ignore rules and an empty result.
+  struct Worker {};
+  Walk(const Walk& parent, Worker)
+      : options_(parent.options_),
+        rules_(parent.rules_),
+        ancestor_scope_(parent.ancestor_scope_),
+        access_(parent.access_),
+        root_real_(parent.root_real_),
+        root_fd_(parent.root_fd_),
+        owns_root_fd_(false),
+        prefix_(parent.prefix_) {}
+
+  // Walks each of `dirs` and everything under it, depth first.
+  void walk_subtrees(std::vector<PendingDir> dirs) {
+    while (!dirs.empty()) {
+      PendingDir dir = std::move(dirs.back());
+      dirs.pop_back();
+      walk_directory(dir, &dirs);
+    }
   }
 
   void note_error(const std::string& error) {
@@ -343,6 +401,7 @@ class Walk {
   ReadAccess access_;
   std::string root_real_;
   int root_fd_ = -1;
+  bool owns_root_fd_ = true;
   std::string prefix_;  // the root relative to its work tree top, with '/', or ""
   std::string path_;    // scratch: the current entry's match path
   std::string names_;   // scratch: the current directory's entry names

@@ -31,6 +31,10 @@ struct WalkOptions {
   // paths for which `is_document` says yes get `max_document_size` instead.
   std::function<bool(std::string_view rel_path)> is_document;
   std::uint64_t max_document_size = 256ull << 20;
+  // Threads that list directories and stat files (0: the cores, at most
+  // four). `is_document` may be called from any of them. The result is the
+  // same for any number.
+  unsigned threads = 0;
 };
 
 // A file to index. rel_path uses '/' separators, no leading "./".

@@ -542,6 +542,57 @@ TEST_F(GitSandbox, ReportsSizeAndNanosecondMtimeSorted) {
   EXPECT_TRUE(r.errors.empty());
 }
 
+// A walk shared between threads (each walks whole subtrees with its own
+// copy of the ignore rules) answers exactly what one thread does, and what
+// git lists: a tree wide enough to be shared, with ignore files at every
+// depth (negations, directory patterns), too-large files, symlinks and an
+// unreadable .gitignore (an error).
+TEST_F(GitSandbox, AWalkOnSeveralThreadsEqualsOneOnOne) {
+  write(".gitignore", "*.log\n!keep.log\nbuild/\n");
+  for (int d = 0; d < 40; ++d) {
+    const std::string top = "d" + std::to_string(d);
+    if (d % 3 == 0) write(top + "/.gitignore", "s1/\n!*.md\n");
+    for (int s = 0; s < 3; ++s) {
+      const std::string dir = top + "/s" + std::to_string(s);
+      write(dir + "/a.py", std::string(static_cast<std::size_t>(d + s), 'x'));
+      write(dir + "/b.log");
+      write(dir + "/keep.log");
+      write(dir + "/c.txt");
+      write(dir + "/deep/er/e.md");
+      write(dir + "/build/out.js");
+      if (d % 5 == 0) write(dir + "/.gitignore", "c.txt\n/deep/\n");
+      if (d % 7 == 0) write(dir + "/big.bin", std::string(3000, 'y'));
+      if (d % 11 == 0) {
+        fs::create_symlink("a.py", repo_ / dir / "link.py");
+        fs::create_symlink("/etc/hostname", repo_ / dir / "outside");
+      }
+    }
+  }
+  write("d4/s1/.gitignore", "*\n");
+  fs::permissions(repo_ / "d4/s1/.gitignore", fs::perms::none);
+  auto walk_on = [&](unsigned threads) {
+    WalkOptions options;
+    options.root = repo_;
+    options.max_file_size = 2000;
+    options.threads = threads;
+    return walk(options);
+  };
+  const WalkResult one = walk_on(1);
+  auto text_of = [](const WalkResult& r) {
+    std::ostringstream out;
+    for (const auto& f : r.files) out << "F " << f.rel_path << " " << f.size << " " << f.mtime_ns << "\n";
+    for (const auto& s : r.skipped) out << "S " << s.rel_path << " " << to_string(s.reason) << " " << s.detail << "\n";
+    for (const auto& e : r.errors) out << "E " << e << "\n";
+    for (const auto& d : r.directories) out << "D " << d << "\n";
+    return out.str();
+  };
+  EXPECT_GE(one.directories.size(), 200u);
+  EXPECT_FALSE(one.skipped.empty());
+  for (unsigned threads : {2u, 3u, 4u}) EXPECT_EQ(text_of(walk_on(threads)), text_of(one)) << threads << " threads";
+  fs::permissions(repo_ / "d4/s1/.gitignore", fs::perms::owner_read | fs::perms::owner_write);
+  EXPECT_EQ(walked_paths(walk_on(4)), git_untracked(repo_));
+}
+
 TEST_F(GitSandbox, OutsideAnyRepositoryGitignoreAndGlobalExcludesStillApply) {
   const fs::path plain = base_ / "plain";
   write_file(plain / ".gitignore", "*.tmp\n");
