@@ -597,9 +597,9 @@ std::string outline_of(std::string_view text, const std::vector<graph::NodeRecor
   return out;
 }
 
-// What add_related looks at: a code file that can be a companion or a
-// family member (not a test, example, vendored, generated or document).
-bool relatable(const graph::IndexedFile& file) {
+// A code file that is not a test, example, vendored, generated or document:
+// what add_related relates and what companion_docs finds pages of.
+bool plain_code(const graph::IndexedFile& file) {
   return !file.language.empty() && !docs::format_of(file.path) && !is_test_path(file.path) &&
          !is_example_path(file.path) && !is_vendored_path(file.path) && !is_generated_path(file.path);
 }
@@ -643,14 +643,27 @@ void add_related(std::unordered_map<std::string, Candidate>& candidates, const s
   std::erase_if(family_of, [](const auto& entry) { return entry.second.size() < 2; });
   if (companion_of.empty()) return;
   std::map<std::pair<std::string_view, std::string_view>, std::vector<std::string_view>> members;
-  std::vector<std::pair<std::string_view, Related>> companions;
+  struct RelatedCompanion {
+    std::string_view path;
+    Related of;
+    bool implements = false;  // the code of `of`, a declaration file: Chip.js of Chip.d.ts
+  };
+  std::vector<RelatedCompanion> companions;
   for (const graph::IndexedFile& file : indexed) {
     std::string_view path = file.path;
     std::string_view folder = folder_of(path);
     auto companion = companion_of.find({folder, stem_of(path)});
     bool in_family = !folder.empty() && family_of.count({folder_of(folder), base_name(path)});
-    if ((companion == companion_of.end() && !in_family) || !relatable(file)) continue;
-    if (companion != companion_of.end() && companion->second.of != path) companions.emplace_back(path, companion->second);
+    if ((companion == companion_of.end() && !in_family) || !plain_code(file)) continue;
+    if (companion != companion_of.end() && companion->second.of != path) {
+      std::string_view name = base_name(path), declared = base_name(companion->second.of);
+      std::optional<lang::Language> language = lang::from_name(file.language);
+      bool script = language == lang::Language::kJavaScript || language == lang::Language::kTypeScript ||
+                    language == lang::Language::kTsx;
+      bool implements = script && declared.ends_with(".d.ts") && !name.ends_with(".d.ts") &&
+                        name.substr(0, name.rfind('.')) == declared.substr(0, declared.size() - 5);
+      companions.push_back({path, companion->second, implements});
+    }
     if (in_family) members[{folder_of(folder), base_name(path)}].push_back(path);
   }
   auto relate = [&](std::string_view path, double score, const std::string& why) {
@@ -659,22 +672,13 @@ void add_related(std::unordered_map<std::string, Candidate>& candidates, const s
     candidate.score = score;
     explain(candidate, why);
   };
-  // A declaration file's implementation (Chip.js beside Chip.d.ts) ranks
-  // just above it: what the task changes is in the code, and the
-  // declarations change with it when they do.
-  auto declaration = [](std::string_view path) { return path.ends_with(".d.ts"); };
-  auto implementation = [&](std::string_view path) {
-    return !declaration(path) && (path.ends_with(".js") || path.ends_with(".jsx") || path.ends_with(".ts") ||
-                                  path.ends_with(".tsx") || path.ends_with(".mjs") || path.ends_with(".cjs"));
-  };
+  // A declaration file's implementation ranks just above it: what the
+  // task changes is in the code, and the declarations change with it when
+  // they do.
   constexpr double kAboveItsDeclaration = 1.01;
-  for (const auto& [path, related] : companions) {
-    std::string_view name = base_name(path), declared_name = base_name(related.of);
-    bool declared = declaration(declared_name) && implementation(name) &&
-                    name.substr(0, name.rfind('.')) == declared_name.substr(0, declared_name.size() - 5);
-    relate(path, (declared ? kAboveItsDeclaration : weights().companion) * related.score,
-           "companion of " + std::string(related.of));
-  }
+  for (const RelatedCompanion& companion : companions)
+    relate(companion.path, (companion.implements ? kAboveItsDeclaration : weights().companion) * companion.of.score,
+           "companion of " + std::string(companion.of.of));
   for (const auto& [key, paths] : members) {
     const std::vector<Related>& ranked_members = family_of.at(key);
     if (paths.size() > kLargestFamily || paths.size() <= ranked_members.size()) continue;
@@ -1224,10 +1228,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   if (request.max_tokens >= kCompanionsFrom) {
     std::vector<std::string> code;
     for (std::size_t i = 0; i < ranked.size() && i < kCodeAmong && code.size() < kCodeFiles; ++i) {
-      const std::string& path = ranked[i].first;
-      if (!files.at(path)->language.empty() && !docs::format_of(path) && !is_test_path(path) &&
-          !is_example_path(path) && !is_vendored_path(path) && !is_generated_path(path))
-        code.push_back(path);
+      if (plain_code(*files.at(ranked[i].first))) code.push_back(ranked[i].first);
     }
     std::vector<std::string> words;
     for (const std::string& term : title_terms)

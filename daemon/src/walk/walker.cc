@@ -95,37 +95,30 @@ class Walk {
     // the walk's answer does not depend on the threads.
     const std::size_t threads = options_.threads ? options_.threads
                                                  : std::min(4u, std::max(1u, std::thread::hardware_concurrency()));
-    const std::size_t enough = threads > 1 ? 8 * threads : 0;
-    std::size_t next = 0;
-    for (; next < pending.size() && (threads == 1 || pending.size() - next < enough); ++next) {
-      PendingDir dir = std::move(pending[next]);
+    std::size_t shared = 0;  // pending[shared..] are the subtrees to share
+    for (; shared < pending.size() && pending.size() - shared < 8 * threads; ++shared) {
+      PendingDir dir = std::move(pending[shared]);
       walk_directory(dir, &pending);
     }
-    pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(next));
-    if (threads == 1) {
-      walk_subtrees(pending);
-    } else if (!pending.empty()) {
-      std::vector<WalkResult> parts(pending.size());
-      std::atomic<std::size_t> taken{0};
-      auto work = [&] {
-        Walk worker(*this, Worker{});
-        for (std::size_t i = taken++; i < pending.size(); i = taken++) {
-          worker.walk_subtrees({pending[i]});
-          parts[i] = std::move(worker.result_);
-          worker.result_ = WalkResult();
-        }
-      };
-      std::vector<std::thread> helpers;
-      for (std::size_t t = 1; t < std::min(threads, pending.size()); ++t) helpers.emplace_back(work);
-      work();
-      for (std::thread& helper : helpers) helper.join();
-      for (WalkResult& part : parts) {
-        auto append = [](auto& to, auto& from) { std::move(from.begin(), from.end(), std::back_inserter(to)); };
-        append(result_.files, part.files);
-        append(result_.skipped, part.skipped);
-        append(result_.errors, part.errors);
-        append(result_.directories, part.directories);
+    std::vector<WalkResult> parts(pending.size() - shared);
+    std::atomic<std::size_t> taken{0};
+    auto work = [&] {
+      Walk worker(*this, Worker{});
+      for (std::size_t i = taken++; i < parts.size(); i = taken++) {
+        worker.walk_subtrees({pending[shared + i]});
+        parts[i] = std::exchange(worker.result_, WalkResult());
       }
+    };
+    std::vector<std::thread> helpers;
+    for (std::size_t t = 1; t < std::min(threads, parts.size()); ++t) helpers.emplace_back(work);
+    work();
+    for (std::thread& helper : helpers) helper.join();
+    auto append = [](auto& to, auto& from) { std::move(from.begin(), from.end(), std::back_inserter(to)); };
+    for (WalkResult& part : parts) {
+      append(result_.files, part.files);
+      append(result_.skipped, part.skipped);
+      append(result_.errors, part.errors);
+      append(result_.directories, part.directories);
     }
     auto by_path = [](const auto& a, const auto& b) { return a.rel_path < b.rel_path; };
     std::sort(result_.files.begin(), result_.files.end(), by_path);
