@@ -34,12 +34,12 @@ using Clock = std::chrono::steady_clock;
 // Evidence weights, tuned on the public dev sets (bench-swe `dev`,
 // `bench/swe/inspect.py`). COMP_PIPELINE_WEIGHTS overrides them for tuning
 // ("names,words,symbol,path,frame,module,graph,nonsource,test,vendored,filename,title,titlename,b,symboltitle,tag,coverage,quoted,
-// companion,sibling,code").
+// companion,sibling,code,titleproper").
 struct Weights {
   double identifier_bm25 = 1.0, word_bm25 = 0.5, symbol = 1.0, path = 2.0, last_frame = 3.0, module = 1.2,
          graph = 0.1, non_source = 0.3, test = 0.4, vendored = 0.2, file_name = 0.35, title_bm25 = 0.8,
          title_name = 2.0, length_normalization = 0.2, symbol_title = 0.6, tag = 3.0, coverage = 0.75, quoted = 0.5,
-         companion = 0.5, sibling = 0.8, code = 1.5;
+         companion = 0.5, sibling = 0.8, code = 1.5, title_proper = 1.0;
 };
 
 const Weights& weights() {
@@ -49,7 +49,7 @@ const Weights& weights() {
       double* fields[] = {&out.identifier_bm25, &out.word_bm25, &out.symbol, &out.path,     &out.last_frame, &out.module,
                           &out.graph,           &out.non_source, &out.test,  &out.vendored, &out.file_name,
                           &out.title_bm25, &out.title_name, &out.length_normalization, &out.symbol_title, &out.tag, &out.coverage,
-                          &out.quoted, &out.companion, &out.sibling, &out.code};
+                          &out.quoted, &out.companion, &out.sibling, &out.code, &out.title_proper};
       std::string list(text);
       std::size_t start = 0;
       for (double* field : fields) {
@@ -773,7 +773,9 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   Result result;
   result.max_tokens = request.max_tokens;
   Clock::time_point started = Clock::now();
-  result.terms = analyze_task(request.task);
+  // The issue as it reads: a template's hidden instructions are not the task.
+  const std::string task = visible_text(request.task);
+  result.terms = analyze_task(task);
   const TaskTerms& terms = result.terms;
   // About tests when its title says "test(s)" as a word (not "latest", not
   // a directory in a path), or it names a test file. Prose further down
@@ -781,8 +783,8 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   // code that must change.
   std::string title;
   {
-    std::size_t start = request.task.find_first_not_of(" \t\r\n");
-    if (start != std::string::npos) title = request.task.substr(start, request.task.find('\n', start) - start);
+    std::size_t start = task.find_first_not_of(" \t\r\n");
+    if (start != std::string::npos) title = task.substr(start, task.find('\n', start) - start);
     if (title.size() > 300) title.resize(300);
   }
   static const regex::Regex kTestWord(R"((^|[^/\w.])(tests?|testing|pytest|unittest|jest|junit)($|[^/\w.]))");
@@ -835,11 +837,17 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       title_names.insert(tags.begin(), tags.end());
     }
   }
+  // Proper names in a sentence-case title ("Value for Select which ...").
+  std::unordered_set<std::string> title_proper;
+  if (weights().title_proper > 0)
+    for (const std::string& name : proper_names(title)) title_proper.insert(lower(name));
   // Tokens in half the files or more weigh nothing in BM25 but would make
   // each query match and score most of a large tree: they are left out
-  // (drop_weightless).
-  std::vector<std::string> name_atoms = graph::fts_atoms(code_terms, 64), word_atoms = graph::fts_atoms(terms.words, 48),
-                           title_atoms = graph::fts_atoms(title_terms, 16);
+  // (drop_weightless). Prose asks for its singulars too ("warnings" is
+  // what `logWarning` does).
+  std::vector<std::string> name_atoms = graph::fts_atoms(code_terms, 64),
+                           word_atoms = graph::fts_atoms(with_singulars(terms.words), 48),
+                           title_atoms = graph::fts_atoms(with_singulars(title_terms), 16);
   drop_weightless(store, graph::Store::FullText::kFiles, {&name_atoms, &word_atoms, &title_atoms});
   for (const auto& [part, query, why] : {std::tuple{kNames, graph::fts_or(name_atoms), "bm25 names"},
                                          std::tuple{kWords, graph::fts_or(word_atoms), "bm25 words"},
@@ -935,7 +943,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   // 2b. Symbols whose names, signatures or scopes hold the title's terms:
   // the best such symbol of each file. (The same over the whole task's
   // terms gained one task at Acc@5 for 2x the search time on large trees.)
-  std::vector<std::string> symbol_title_atoms = graph::fts_atoms(title_terms, 16);
+  std::vector<std::string> symbol_title_atoms = graph::fts_atoms(with_singulars(title_terms), 16);
   if (weights().symbol_title > 0) drop_weightless(store, graph::Store::FullText::kSymbols, {&symbol_title_atoms});
   if (std::string query = graph::fts_or(symbol_title_atoms); !query.empty() && weights().symbol_title > 0) {
     std::vector<std::pair<graph::NodeRecord, double>> hits;
@@ -986,6 +994,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
           said.insert(lower(word.substr(0, word.size() - 1)));
       }
     for (const std::string& name : title_names) said.insert(name);
+    for (const std::string& name : title_proper) said.insert(name);
     for (const std::string& compound : terms.compounds) said.insert(compound);  // "invoke local" -> invokeLocal/
     // The files each said word names: by their module name (`module_of`).
     // One pass over the file list, allocating only for the files that match.
@@ -1021,7 +1030,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       std::set<std::string> folders;
       for (const std::string& path : found->second)
         folders.insert(path.rfind('/') == std::string::npos ? std::string() : path.substr(0, path.rfind('/')));
-      bool tag = tags.count(word) > 0, in_title = title_names.count(word) > 0;
+      bool tag = tags.count(word) > 0, in_title = title_names.count(word) > 0 || title_proper.count(word) > 0;
       if (folders.size() > (in_title ? 8u : 4u)) continue;
       if (tag) {
         // The tag names the component: every folder that carries its name

@@ -754,5 +754,43 @@ TEST(Pipeline, ACodeExcerptPointsAtItsFile) {
   EXPECT_GT(score_of(result, "ui/StepLabel.js"), score_of(without, "ui/StepLabel.js") + 1.0);
 }
 
+// The task as its reader sees it: a plural finds the code that says the
+// singular, a proper name in the title names its file, and an issue
+// template's hidden instructions are no evidence.
+TEST(Pipeline, ReadsTheTaskAsItsReaderDoes) {
+  TempTree tree("pipeline-reader");
+  tree.write("lib/Error.js", "export function logWarning(message) {\n  if (process.env.QUIET) return;\n"
+                             "  console.log(`Serverless Warning: ${message}`);\n}\n");
+  tree.write("lib/PluginManager.js", "export class PluginManager {\n  // hidden plugins are not listed\n"
+                                     "  list() { return this.plugins.filter((p) => !p.hidden); }\n}\n");
+  tree.write("CONTRIBUTING.md", "# Contributing\nOpen an issue first.\n");
+  tree.write("src/Select/Select.js",
+             "export default function Select(props) {\n  return props.value ?? props.options[0];\n}\n");
+  tree.write("src/InputLabel/InputLabel.js",
+             "export default function InputLabel(props) {\n  // a label for an input: its options\n"
+             "  return props.label ?? props.options;\n}\n");
+  auto store = indexed(tree);
+  auto rank_of = [](const Result& result, const std::string& path) {
+    for (std::size_t i = 0; i < result.ranking.size(); ++i)
+      if (result.ranking[i].path == path) return i + 1;
+    return std::size_t{0};
+  };
+  auto score_of = [](const Result& result, const std::string& path) {
+    for (const RankedFile& file : result.ranking)
+      if (file.path == path) return file.score;
+    return 0.0;
+  };
+  Result warnings = ask(*store, tree,
+                        "Allow warnings to be hidden\n<!--\n1. Please check https://github.com/x/y/blob/master/"
+                        "CONTRIBUTING.md before you file\n-->\nSome warnings should be hidden.\n");
+  EXPECT_EQ(rank_of(warnings, "lib/Error.js"), 1u);
+  EXPECT_EQ(rank_of(warnings, "CONTRIBUTING.md"), 0u);  // only the hidden comment named it
+  // "Select" capitalised inside a sentence is a name; in lower case, a word.
+  const std::string body = " which allows to not select any of the options\nLike the InputLabel, it may be empty.\n";
+  Result name = ask(*store, tree, "Value for Select" + body), word = ask(*store, tree, "Value for select" + body);
+  EXPECT_EQ(rank_of(name, "src/Select/Select.js"), 1u);
+  EXPECT_GT(score_of(name, "src/Select/Select.js"), score_of(word, "src/Select/Select.js") + 0.5);
+}
+
 }  // namespace
 }  // namespace comp::pipeline

@@ -62,6 +62,88 @@ void add_unique(std::vector<T>& list, std::unordered_set<std::string>& seen, con
 
 }  // namespace
 
+std::string visible_text(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  bool fenced = false;
+  std::string_view fence;  // the opening fence's run of ` or ~
+  for (std::size_t at = 0; at < text.size();) {
+    std::size_t eol = text.find('\n', at);
+    std::size_t end = eol == std::string_view::npos ? text.size() : eol + 1;
+    std::string_view line = text.substr(at, end - at);
+    std::size_t indent = line.find_first_not_of(' ');
+    if (indent != std::string_view::npos && indent <= 3 && (line[indent] == '`' || line[indent] == '~')) {
+      std::size_t run = line.find_first_not_of(line[indent], indent);
+      std::string_view marks = line.substr(indent, (run == std::string_view::npos ? line.size() : run) - indent);
+      if (marks.size() >= 3 && (!fenced || (marks[0] == fence[0] && marks.size() >= fence.size()))) {
+        fenced = !fenced;
+        fence = marks;
+        out.append(line);
+        at = end;
+        continue;
+      }
+    }
+    if (fenced) {
+      out.append(line);
+      at = end;
+      continue;
+    }
+    // Outside code: a comment may start on this line and end lines later.
+    std::size_t open = text.find("<!--", at);
+    if (open == std::string_view::npos || open >= end) {
+      out.append(line);
+      at = end;
+      continue;
+    }
+    std::size_t close = text.find("-->", open + 4);
+    if (close == std::string_view::npos) {  // never closed: the rest is text
+      out.append(text.substr(at));
+      break;
+    }
+    out.append(text.substr(at, open - at));
+    at = close + 3;
+  }
+  return out;
+}
+
+std::vector<std::string> with_singulars(const std::vector<std::string>& words) {
+  std::vector<std::string> out;
+  for (const std::string& word : words) {
+    out.push_back(word);
+    std::size_t n = word.size();
+    if (n < 5 || word.back() != 's' || !std::islower(static_cast<unsigned char>(word[0]))) continue;
+    if (word.ends_with("ss") || word.ends_with("us") || word.ends_with("is")) continue;
+    out.push_back(word.substr(0, n - 1));
+    if (word.ends_with("ies")) out.push_back(word.substr(0, n - 3) + "y");
+    if (word.ends_with("sses") || word.ends_with("xes") || word.ends_with("ches") || word.ends_with("shes"))
+      out.push_back(word.substr(0, n - 2));
+  }
+  return out;
+}
+
+std::vector<std::string> proper_names(std::string_view title) {
+  auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  std::vector<std::string_view> words;
+  for (std::size_t k = 0; k < title.size();) {
+    if (!std::isalpha(static_cast<unsigned char>(title[k])) || (k > 0 && (alnum(title[k - 1]) || title[k - 1] == '_'))) {
+      ++k;
+      continue;
+    }
+    std::size_t from = k;
+    while (k < title.size() && (alnum(title[k]) || title[k] == '_')) ++k;
+    if (k - from >= 3) words.push_back(title.substr(from, k - from));
+  }
+  std::size_t capitalised = 0;
+  for (std::string_view word : words) capitalised += std::isupper(static_cast<unsigned char>(word[0])) != 0;
+  std::vector<std::string> names;
+  if (words.size() < 3 || capitalised * 2 > words.size()) return names;
+  for (std::size_t k = 1; k < words.size(); ++k)
+    if (std::isupper(static_cast<unsigned char>(words[k][0])) &&
+        std::all_of(words[k].begin() + 1, words[k].end(), [](char c) { return std::islower(static_cast<unsigned char>(c)); }))
+      names.emplace_back(words[k]);
+  return names;
+}
+
 TaskTerms analyze_task(std::string_view text) {
   TaskTerms terms;
   std::unordered_set<std::string> seen_ident, seen_dotted, seen_path, seen_frame, seen_quoted, seen_word;

@@ -31,4 +31,24 @@ struct TaskTerms {
 
 TaskTerms analyze_task(std::string_view text);
 
+// What a reader of the rendered issue sees: HTML comments (`<!-- ... -->`,
+// an issue template's instructions) removed, except inside fenced code,
+// where they are code. A comment never closed is kept: it may be the
+// reporter's text after a stray `<!--`.
+std::string visible_text(std::string_view text);
+
+// The words and each plural's possible singulars after it, for a search
+// that does not stem: "warnings" -> warnings, warning; "caches" -> caches,
+// cache, cach; "dependencies" -> dependencies, dependencie, dependency. A
+// form that is no word matches nothing. Lower-case words of 5+ letters
+// only; "-ss", "-us", "-is" are no plurals.
+std::vector<std::string> with_singulars(const std::vector<std::string>& words);
+
+// Capitalised words after the first of a title written in sentence case:
+// proper names, usually the component's ("Value for Select which allows
+// ..." -> Select). A Title Case title (half its words or more capitalised)
+// has none; words of one capital and the rest lower-case only (`InputLabel`
+// is an identifier already).
+std::vector<std::string> proper_names(std::string_view title);
+
 }  // namespace comp::pipeline

@@ -147,5 +147,42 @@ TEST(Task, HugeRunsAndBackticksAreReadInBoundedTime) {
   EXPECT_EQ(terms.frames[0].function, "run");
 }
 
+TEST(Task, VisibleTextDropsTemplateComments) {
+  std::string issue =
+      "Allow warnings to be hidden\n<!--\n1. Please check CONTRIBUTING.md first\n-->\n# Feature Proposal\n"
+      "Hide them <!-- inline: see docs/guide.md --> in the output.\n"
+      "```html\n<!-- kept: a comment in code is code -->\n```\n"
+      "~~~\n```\n<!-- still code: a ``` line does not close a ~~~ fence -->\n~~~\n";
+  std::string visible = visible_text(issue);
+  EXPECT_EQ(visible.find("CONTRIBUTING"), std::string::npos);
+  EXPECT_EQ(visible.find("docs/guide.md"), std::string::npos);
+  EXPECT_NE(visible.find("Hide them  in the output."), std::string::npos);
+  EXPECT_NE(visible.find("<!-- kept: a comment in code is code -->"), std::string::npos);
+  EXPECT_NE(visible.find("<!-- still code"), std::string::npos);
+  EXPECT_EQ(visible.rfind("Allow warnings to be hidden\n", 0), 0u);
+  // Never closed: the reporter's text after a stray `<!--` stays.
+  EXPECT_EQ(visible_text("Title\n<!-- oops the rest matters: parse_item"),
+            "Title\n<!-- oops the rest matters: parse_item");
+  TaskTerms terms = analyze_task(visible);
+  EXPECT_FALSE(has(terms.paths, "CONTRIBUTING.md"));
+}
+
+TEST(Task, PluralsAskForTheirSingulars) {
+  EXPECT_EQ(with_singulars({"warnings", "caches", "dependencies", "class", "status", "analysis", "boxes", "plugin",
+                            "Items", "uses"}),
+            (std::vector<std::string>{"warnings", "warning", "caches", "cache", "cach", "dependencies",
+                                      "dependencie", "dependency", "class", "status", "analysis", "boxes", "boxe",
+                                      "box", "plugin", "Items", "uses"}));
+}
+
+TEST(Task, ProperNamesOfASentenceCaseTitle) {
+  EXPECT_EQ(proper_names("Value for Select which allows to not select any of the options"),
+            std::vector<std::string>{"Select"});
+  EXPECT_EQ(proper_names("Use the chip menu in a Dialog with an InputLabel inside"),
+            std::vector<std::string>{"Dialog"});
+  EXPECT_TRUE(proper_names("Support For Lambda Function DeadLetterConfig").empty());  // Title Case
+  EXPECT_TRUE(proper_names("Select all").empty());  // too short to tell
+}
+
 }  // namespace
 }  // namespace comp::pipeline
