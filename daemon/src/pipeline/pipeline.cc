@@ -1058,6 +1058,23 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     if (found == 1) last_frame = match;
   }
   if (!last_frame.empty()) add(candidates, last_frame, kFrame, weights().last_frame, "last frame");
+  // "'AsStringVisitor' object has no attribute 'visit_unknown'": the class
+  // lacks what its callers expect; its definition is where the fix goes, more
+  // than the frame that asked for it.
+  {
+    static const regex::Regex kLacks(R"('([A-Za-z_]\w*)' object has no attribute '\w+')");
+    std::unordered_set<std::string> classes;
+    kLacks.for_each(task, [&](const regex::Match& m) {
+      classes.insert(std::string(m.group(1)));
+      return classes.size() < 4;
+    });
+    for (const std::string& name : classes) {
+      std::set<std::string> defining;
+      for (const graph::NodeRecord& node : store.nodes_named(name))
+        if (node.kind == "class") defining.insert(node.file_path);
+      if (defining.size() == 1) add(candidates, *defining.begin(), kFrame, weights().last_frame, "class " + name);
+    }
+  }
   for (const std::string& dotted : terms.dotted) {
     std::string as_path = dotted;
     std::replace(as_path.begin(), as_path.end(), '.', '/');

@@ -792,5 +792,33 @@ TEST(Pipeline, ReadsTheTaskAsItsReaderDoes) {
   EXPECT_GT(score_of(name, "src/Select/Select.js"), score_of(word, "src/Select/Select.js") + 0.5);
 }
 
+// "'X' object has no attribute 'y'": class X lacks y, and its file is where
+// the fix goes, though the last frame is the caller that asked for y.
+TEST(Pipeline, AnObjectWithoutTheAttributeNamesItsClass) {
+  TempTree tree("pipeline-lacks");
+  tree.write("pkg/__init__.py", "");
+  tree.write("pkg/node.py", "class Node:\n    def accept(self, visitor):\n"
+                            "        func = getattr(visitor, 'visit_' + type(self).__name__.lower())\n"
+                            "        return func(self)\n\n    def as_string(self):\n"
+                            "        from pkg.visitor import StringVisitor\n        return StringVisitor()(self)\n");
+  tree.write("pkg/visitor.py", "class StringVisitor:\n    def __call__(self, node):\n        return node.accept(self)\n\n"
+                               "    def visit_name(self, node):\n        return 'name'\n");
+  tree.write("pkg/other.py", "class Other:\n    pass\n");
+  auto store = indexed(tree);
+  Result result = ask(*store, tree,
+                      "'StringVisitor' object has no attribute 'visit_unknown'\n```\n>>> Unknown().as_string()\n"
+                      "Traceback (most recent call last):\n"
+                      "  File \"/venv/site-packages/pkg/node.py\", line 8, in as_string\n"
+                      "    return StringVisitor()(self)\n"
+                      "  File \"/venv/site-packages/pkg/visitor.py\", line 3, in __call__\n"
+                      "    return node.accept(self)\n"
+                      "  File \"/venv/site-packages/pkg/node.py\", line 3, in accept\n"
+                      "    func = getattr(visitor, 'visit_' + type(self).__name__.lower())\n"
+                      "AttributeError: 'StringVisitor' object has no attribute 'visit_unknown'\n```\n");
+  ASSERT_GE(result.ranking.size(), 2u);
+  EXPECT_EQ(result.ranking[0].path, "pkg/visitor.py");
+  EXPECT_EQ(result.ranking[1].path, "pkg/node.py");
+}
+
 }  // namespace
 }  // namespace comp::pipeline
