@@ -1012,6 +1012,8 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       if (module.name.empty() || (module.from_folder && file.path.find('/') == file.path.rfind('/'))) continue;
       lower_into(module.name);
       if (stem.size() >= 3 && said.count(stem)) by_stem[stem].push_back(file.path);
+      else if (stem.size() >= 5 && stem.back() == 's' && said.count(stem.substr(0, stem.size() - 1)))
+        by_stem[stem.substr(0, stem.size() - 1)].push_back(file.path);  // "API key" names apiKeys.js
     }
     // A compound that names a file is the more specific reading: "invoke
     // local" is invokeLocal/, not invoke/.

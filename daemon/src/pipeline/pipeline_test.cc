@@ -764,6 +764,9 @@ TEST(Pipeline, ReadsTheTaskAsItsReaderDoes) {
   tree.write("lib/PluginManager.js", "export class PluginManager {\n  // hidden plugins are not listed\n"
                                      "  list() { return this.plugins.filter((p) => !p.hidden); }\n}\n");
   tree.write("CONTRIBUTING.md", "# Contributing\nOpen an issue first.\n");
+  tree.write("lib/apiKeys.js", "export function compile(config) {\n  return config.provider.apiGateway;\n}\n");
+  tree.write("lib/apiGateway.js", "export function compile(config) {\n  // the value of the gateway\n"
+                                  "  return config.provider.apiGateway;\n}\n");
   tree.write("src/Select/Select.js",
              "export default function Select(props) {\n  return props.value ?? props.options[0];\n}\n");
   tree.write("src/InputLabel/InputLabel.js",
@@ -785,6 +788,9 @@ TEST(Pipeline, ReadsTheTaskAsItsReaderDoes) {
                         "CONTRIBUTING.md before you file\n-->\nSome warnings should be hidden.\n");
   EXPECT_EQ(rank_of(warnings, "lib/Error.js"), 1u);
   EXPECT_EQ(rank_of(warnings, "CONTRIBUTING.md"), 0u);  // only the hidden comment named it
+  // A file is often named in the plural: "API key" names apiKeys.js.
+  Result keys = ask(*store, tree, "Enable setting the API key value\nThe key value should be set in the gateway.\n");
+  EXPECT_EQ(rank_of(keys, "lib/apiKeys.js"), 1u);
   // "Select" capitalised inside a sentence is a name; in lower case, a word.
   const std::string body = " which allows to not select any of the options\nLike the InputLabel, it may be empty.\n";
   Result name = ask(*store, tree, "Value for Select" + body), word = ask(*store, tree, "Value for select" + body);
