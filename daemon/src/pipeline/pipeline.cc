@@ -22,6 +22,7 @@
 #include "lang/language.h"
 #include "pack/cache.h"
 #include "regex/regex.h"
+#include "resolve/project.h"
 #include "tokens/tokens.h"
 #include "walk/walker.h"
 
@@ -1020,9 +1021,17 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     std::vector<std::string> named_compounds;
     for (const std::string& compound : terms.compounds)
       if (by_stem.count(compound)) named_compounds.push_back(compound);
+    // The project's own name (its root manifests': every task of the
+    // serverless repository says "serverless") names no file in it: not
+    // bin/serverless, not lib/Serverless.js.
+    std::unordered_set<std::string> project_names;
+    for (const char* manifest : {"package.json", "pyproject.toml", "Cargo.toml", "go.mod"})
+      if (files.count(manifest))
+        if (std::optional<std::string> text = store.file_text(manifest))
+          if (std::optional<std::string> name = resolve::manifest_name(manifest, *text)) project_names.insert(*name);
     for (const std::string& word : said) {
       auto found = by_stem.find(word);
-      if (found == by_stem.end()) continue;
+      if (found == by_stem.end() || project_names.count(word)) continue;
       if (std::any_of(named_compounds.begin(), named_compounds.end(), [&](const std::string& compound) {
             return compound != word && (compound.starts_with(word) || compound.ends_with(word));
           }))

@@ -826,5 +826,25 @@ TEST(Pipeline, AnObjectWithoutTheAttributeNamesItsClass) {
   EXPECT_EQ(result.ranking[1].path, "pkg/node.py");
 }
 
+// Every task in a project's repository says the project's name: it names no
+// file there, though a script is called so.
+TEST(Pipeline, TheProjectsOwnNameNamesNoFile) {
+  TempTree tree("pipeline-project-name");
+  tree.write("package.json", R"({"name": "serverless", "bin": {"serverless": "bin/serverless.js"}})");
+  tree.write("bin/serverless.js", "#!/usr/bin/env node\nrequire('../lib/Serverless').run(process.argv);\n");
+  tree.write("lib/Serverless.js", "class Serverless {\n  run(argv) { return new CLI(argv).run(); }\n}\n"
+                                  "module.exports = Serverless;\n");
+  tree.write("lib/classes/CLI.js", "class CLI {\n  // prints what each command does\n"
+                                   "  run() { this.printNotices(); }\n  printNotices() { console.log('notices'); }\n}\n");
+  auto store = indexed(tree);
+  Result result = ask(*store, tree,
+                      "Deprecation notices\nWhenever you run any serverless command, the CLI should print the "
+                      "deprecation notices first.\n");
+  ASSERT_FALSE(result.ranking.empty());
+  EXPECT_EQ(result.ranking[0].path, "lib/classes/CLI.js");
+  for (const RankedFile& file : result.ranking)
+    EXPECT_EQ(std::find(file.why.begin(), file.why.end(), "name serverless"), file.why.end()) << file.path;
+}
+
 }  // namespace
 }  // namespace comp::pipeline

@@ -1,5 +1,8 @@
 #include "resolve/project.h"
 
+#include <algorithm>
+#include <cctype>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -122,6 +125,44 @@ std::string strip_extension(const std::string& path) {
 }
 
 }  // namespace
+
+std::optional<std::string> manifest_name(std::string_view file, const std::string& text) {
+  std::optional<std::string> name;
+  if (file == "package.json") {
+    nlohmann::json json = parse_jsonc(text);
+    if (json.is_object())
+      if (auto found = json.find("name"); found != json.end() && found->is_string()) name = found->get<std::string>();
+  } else if (file == "pyproject.toml") {
+    name = toml_value(text, "[project]", "name");
+    if (!name) name = toml_value(text, "[tool.poetry]", "name");
+  } else if (file == "Cargo.toml") {
+    name = toml_value(text, "[package]", "name");
+  } else if (file == "go.mod") {
+    for (std::size_t start = 0; start < text.size();) {
+      std::size_t end = std::min(text.find('\n', start), text.size());
+      std::string_view line(text.data() + start, end - start);
+      start = end + 1;
+      if (!line.starts_with("module")) continue;
+      std::size_t first = line.find_first_not_of(" \t\"", 6), last = line.find_last_not_of(" \t\r\"");
+      if (first != std::string_view::npos && last >= first) name = std::string(line.substr(first, last - first + 1));
+      break;
+    }
+  }
+  if (!name) return std::nullopt;
+  std::string_view whole(*name);
+  // "github.com/x/tool/v2": the element before a major version.
+  if (std::size_t slash = whole.rfind('/'); slash != std::string_view::npos && whole.size() > slash + 2 &&
+                                            whole[slash + 1] == 'v' &&
+                                            std::all_of(whole.begin() + slash + 2, whole.end(),
+                                                        [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+    whole = whole.substr(0, slash);
+  if (std::size_t slash = whole.rfind('/'); slash != std::string_view::npos) whole.remove_prefix(slash + 1);
+  std::string out;
+  for (char c : whole)
+    if (std::isalnum(static_cast<unsigned char>(c))) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (out.empty()) return std::nullopt;
+  return out;
+}
 
 std::optional<std::string> Project::read(const std::string& rel_path) const {
   // Project files are small: anything over 4 MiB is not one. O_NOFOLLOW: the

@@ -19,6 +19,14 @@ std::string join_path(const std::string& dir, std::string_view rest);
 // "a/./b/../c" -> "a/c"; nullopt when it climbs out of the root.
 std::optional<std::string> normalize(std::string_view path);
 
+// The name a project calls itself by in one of its manifests, lower-case,
+// without an npm scope or separators ("@scope/Material-UI" -> materialui):
+// package.json's "name", pyproject.toml's [project] or [tool.poetry] name,
+// Cargo.toml's [package] name, go.mod's module path's last element. `file`
+// is the manifest's file name, `text` its content; nullopt for another file
+// or a manifest without a name. Never fails.
+std::optional<std::string> manifest_name(std::string_view file, const std::string& text);
+
 class Project {
  public:
   explicit Project(std::filesystem::path root) : root_(std::move(root)) {}

@@ -12,6 +12,7 @@
 
 #include "index/indexer.h"
 #include "index/test_tree.h"
+#include "resolve/project.h"
 
 namespace comp::resolve {
 namespace {
@@ -336,6 +337,23 @@ TEST(Resolver, IncrementalEqualsFromScratchAfterRandomCrossFileEdits) {
     }
     EXPECT_EQ(inc_store->stats().pending_references, 0);
   }
+}
+
+TEST(Project, ManifestNamesTheProject) {
+  EXPECT_EQ(manifest_name("package.json", R"({"name": "@material-ui/Core-Monorepo", "version": "1.0.0"})"),
+            "coremonorepo");
+  EXPECT_EQ(manifest_name("package.json", "{\n  // a comment\n  \"name\": \"serverless\",\n}\n"), "serverless");
+  EXPECT_EQ(manifest_name("pyproject.toml", "[build-system]\nname = \"no\"\n[project]\nname = \"yt-dlp\"\n"), "ytdlp");
+  EXPECT_EQ(manifest_name("pyproject.toml", "[tool.poetry]\nname = \"pkg_name\"\n"), "pkgname");
+  EXPECT_EQ(manifest_name("Cargo.toml", "[package]\nname = \"ripgrep\"\n"), "ripgrep");
+  EXPECT_EQ(manifest_name("go.mod", "module github.com/spf13/cobra\n\ngo 1.21\n"), "cobra");
+  EXPECT_EQ(manifest_name("go.mod", "module github.com/x/tool/v2\n"), "tool");
+  // Nothing to go on: another file, no name, a broken manifest.
+  EXPECT_EQ(manifest_name("setup.py", "setup(name='x')"), std::nullopt);
+  EXPECT_EQ(manifest_name("package.json", R"({"private": true})"), std::nullopt);
+  EXPECT_EQ(manifest_name("package.json", "{\"name\": "), std::nullopt);
+  EXPECT_EQ(manifest_name("package.json", R"({"name": "@/"})"), std::nullopt);
+  EXPECT_EQ(manifest_name("go.mod", ""), std::nullopt);
 }
 
 }  // namespace
