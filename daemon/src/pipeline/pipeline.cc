@@ -37,9 +37,9 @@ using Clock = std::chrono::steady_clock;
 // ("names,words,symbol,path,frame,module,graph,nonsource,test,vendored,filename,title,titlename,b,symboltitle,tag,coverage,quoted,
 // companion,sibling,code,titleproper").
 struct Weights {
-  double identifier_bm25 = 1.0, word_bm25 = 0.5, symbol = 1.0, path = 2.0, last_frame = 3.0, module = 1.2,
+  double identifier_bm25 = 1.0, word_bm25 = 0.6, symbol = 1.0, path = 2.0, last_frame = 3.0, module = 1.2,
          graph = 0.1, non_source = 0.3, test = 0.4, vendored = 0.2, file_name = 0.35, title_bm25 = 0.8,
-         title_name = 2.0, length_normalization = 0.2, symbol_title = 0.6, tag = 3.0, coverage = 0.75, quoted = 0.5,
+         title_name = 2.0, length_normalization = 0.2, symbol_title = 0.6, tag = 4.0, coverage = 0.75, quoted = 0.5,
          companion = 0.5, sibling = 0.8, code = 1.5, title_proper = 1.0;
 };
 
