@@ -35,12 +35,12 @@ using Clock = std::chrono::steady_clock;
 // Evidence weights, tuned on the public dev sets (bench-swe `dev`,
 // `bench/swe/inspect.py`). COMP_PIPELINE_WEIGHTS overrides them for tuning
 // ("names,words,symbol,path,frame,module,graph,nonsource,test,vendored,filename,title,titlename,b,symboltitle,tag,coverage,quoted,
-// companion,sibling,code,titleproper").
+// companion,sibling,code,titleprose"; titleprose 0 turns off names the title says in prose).
 struct Weights {
   double identifier_bm25 = 1.0, word_bm25 = 0.6, symbol = 1.0, path = 2.0, last_frame = 3.0, module = 1.2,
          graph = 0.1, non_source = 0.3, test = 0.4, vendored = 0.2, file_name = 0.35, title_bm25 = 0.8,
          title_name = 2.0, length_normalization = 0.2, symbol_title = 0.6, tag = 4.0, coverage = 0.75, quoted = 0.5,
-         companion = 0.5, sibling = 0.8, code = 1.5, title_proper = 1.0;
+         companion = 0.5, sibling = 0.8, code = 1.5, title_prose = 1.0;
 };
 
 const Weights& weights() {
@@ -50,7 +50,7 @@ const Weights& weights() {
       double* fields[] = {&out.identifier_bm25, &out.word_bm25, &out.symbol, &out.path,     &out.last_frame, &out.module,
                           &out.graph,           &out.non_source, &out.test,  &out.vendored, &out.file_name,
                           &out.title_bm25, &out.title_name, &out.length_normalization, &out.symbol_title, &out.tag, &out.coverage,
-                          &out.quoted, &out.companion, &out.sibling, &out.code, &out.title_proper};
+                          &out.quoted, &out.companion, &out.sibling, &out.code, &out.title_prose};
       std::string list(text);
       std::size_t start = 0;
       for (double* field : fields) {
@@ -838,10 +838,13 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       title_names.insert(tags.begin(), tags.end());
     }
   }
-  // Proper names in a sentence-case title ("Value for Select which ...").
-  std::unordered_set<std::string> title_proper;
-  if (weights().title_proper > 0)
-    for (const std::string& name : proper_names(title)) title_proper.insert(lower(name));
+  // Names the title says in prose: the proper names of a sentence-case
+  // title ("Value for Select ...") and its compounds ("... API Key Value").
+  std::unordered_set<std::string> title_prose_names;
+  if (weights().title_prose > 0) {
+    for (const std::string& name : proper_names(title)) title_prose_names.insert(lower(name));
+    title_prose_names.insert(title_analysis.compounds.begin(), title_analysis.compounds.end());
+  }
   // Tokens in half the files or more weigh nothing in BM25 but would make
   // each query match and score most of a large tree: they are left out
   // (drop_weightless). Prose asks for its singulars too ("warnings" is
@@ -995,7 +998,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
           said.insert(lower(word.substr(0, word.size() - 1)));
       }
     for (const std::string& name : title_names) said.insert(name);
-    for (const std::string& name : title_proper) said.insert(name);
+    for (const std::string& name : title_prose_names) said.insert(name);
     for (const std::string& compound : terms.compounds) said.insert(compound);  // "invoke local" -> invokeLocal/
     // The files each said word names: by their module name (`module_of`).
     // One pass over the file list, allocating only for the files that match.
@@ -1041,7 +1044,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       std::set<std::string> folders;
       for (const std::string& path : found->second)
         folders.insert(path.rfind('/') == std::string::npos ? std::string() : path.substr(0, path.rfind('/')));
-      bool tag = tags.count(word) > 0, in_title = title_names.count(word) > 0 || title_proper.count(word) > 0;
+      bool tag = tags.count(word) > 0, in_title = title_names.count(word) > 0 || title_prose_names.count(word) > 0;
       if (folders.size() > (in_title ? 8u : 4u)) continue;
       if (tag) {
         // The tag names the component: every folder that carries its name

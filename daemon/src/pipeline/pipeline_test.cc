@@ -455,7 +455,7 @@ TEST(Pipeline, AdjacentWordsNameAFolder) {
   ASSERT_FALSE(result.ranking.empty());
   EXPECT_EQ(result.ranking[0].path, "lib/plugins/invokeLocal/index.js");
   const auto& why = result.ranking[0].why;
-  EXPECT_NE(std::find(why.begin(), why.end(), "name invokelocal"), why.end());
+  EXPECT_NE(std::find(why.begin(), why.end(), "title name invokelocal"), why.end());  // the title says it
 }
 
 // Tests are lifted only when the title is about tests or a test file is
@@ -791,6 +791,10 @@ TEST(Pipeline, ReadsTheTaskAsItsReaderDoes) {
   // A file is often named in the plural: "API key" names apiKeys.js.
   Result keys = ask(*store, tree, "Enable setting the API key value\nThe key value should be set in the gateway.\n");
   EXPECT_EQ(rank_of(keys, "lib/apiKeys.js"), 1u);
+  // Said in the title, the compound names the subject.
+  Result later = ask(*store, tree,
+                     "Enable setting the value of the key for an API\nThe API key value should be set in the gateway.\n");
+  EXPECT_GT(score_of(keys, "lib/apiKeys.js"), score_of(later, "lib/apiKeys.js") + 0.5);
   // "Select" capitalised inside a sentence is a name; in lower case, a word.
   const std::string body = " which allows to not select any of the options\nLike the InputLabel, it may be empty.\n";
   Result name = ask(*store, tree, "Value for Select" + body), word = ask(*store, tree, "Value for select" + body);
