@@ -20,6 +20,21 @@ Result ask(graph::Store& store, const TempTree& tree, const std::string& task) {
   return run_pipeline(store, tree.root(), request);
 }
 
+// A ranked file's place (1 is first; 0 when not ranked), score and evidence.
+std::size_t rank_of(const Result& result, const std::string& path) {
+  for (std::size_t i = 0; i < result.ranking.size(); ++i)
+    if (result.ranking[i].path == path) return i + 1;
+  return 0;
+}
+double score_of(const Result& result, const std::string& path) {
+  std::size_t rank = rank_of(result, path);
+  return rank ? result.ranking[rank - 1].score : 0.0;
+}
+std::vector<std::string> why_of(const Result& result, const std::string& path) {
+  std::size_t rank = rank_of(result, path);
+  return rank ? result.ranking[rank - 1].why : std::vector<std::string>{};
+}
+
 // A small shop: the task's evidence points at one file in several ways.
 void write_shop(TempTree& tree) {
   tree.write("shop/__init__.py", "");
@@ -283,12 +298,6 @@ TEST(Pipeline, TestAndVendoredPaths) {
   EXPECT_TRUE(is_example_path("packages/core/fixtures/app.ts"));
   EXPECT_FALSE(is_example_path("src/site/builder.py"));
   EXPECT_FALSE(is_example_path("src/templating/render.py"));
-}
-
-std::size_t rank_of(const Result& result, const std::string& path) {
-  for (std::size_t i = 0; i < result.ranking.size(); ++i)
-    if (result.ranking[i].path == path) return i + 1;
-  return 0;
 }
 
 // "[Chip] No ripple effect": the bracketed tag names the component that must
@@ -617,11 +626,6 @@ TEST(Pipeline, CompanionsAndSiblingsOfStrongFilesRank) {
   tree.write("backend/numpy/numpy.py", "def subtract(a, b):\n    return np.subtract(a, b)\n");
   tree.write("backend/numpy/core.py", "def convert(x):\n    return np.asarray(x)\n");
   auto store = indexed(tree);
-  auto why_of = [](const Result& result, const std::string& path) {
-    for (const RankedFile& file : result.ranking)
-      if (file.path == path) return file.why;
-    return std::vector<std::string>{};
-  };
   auto has = [](const std::vector<std::string>& why, const std::string& reason) {
     return std::find(why.begin(), why.end(), reason) != why.end();
   };
@@ -735,22 +739,12 @@ TEST(Pipeline, ACodeExcerptPointsAtItsFile) {
   Result result = ask(*store, tree, task);
   Result without = ask(*store, tree, prose + "```\nconst merged = Object.assign({}, defaults, options);\n```\n");
   ASSERT_GE(result.ranking.size(), 2u);
-  auto why_of = [&](const std::string& path) {
-    for (const RankedFile& file : result.ranking)
-      if (file.path == path) return file.why;
-    return std::vector<std::string>{};
-  };
   auto excerpt = [](const std::vector<std::string>& why) {
     return std::find(why.begin(), why.end(), "code excerpt") != why.end();
   };
-  EXPECT_TRUE(excerpt(why_of("ui/StepLabel.js")));
-  EXPECT_FALSE(excerpt(why_of("ui/StepIcon.js")));
-  EXPECT_FALSE(excerpt(why_of("ui/idiom0.js")));
-  auto score_of = [](const Result& r, const std::string& path) {
-    for (const RankedFile& file : r.ranking)
-      if (file.path == path) return file.score;
-    return 0.0;
-  };
+  EXPECT_TRUE(excerpt(why_of(result, "ui/StepLabel.js")));
+  EXPECT_FALSE(excerpt(why_of(result, "ui/StepIcon.js")));
+  EXPECT_FALSE(excerpt(why_of(result, "ui/idiom0.js")));
   EXPECT_GT(score_of(result, "ui/StepLabel.js"), score_of(without, "ui/StepLabel.js") + 1.0);
 }
 
@@ -773,16 +767,6 @@ TEST(Pipeline, ReadsTheTaskAsItsReaderDoes) {
              "export default function InputLabel(props) {\n  // a label for an input: its options\n"
              "  return props.label ?? props.options;\n}\n");
   auto store = indexed(tree);
-  auto rank_of = [](const Result& result, const std::string& path) {
-    for (std::size_t i = 0; i < result.ranking.size(); ++i)
-      if (result.ranking[i].path == path) return i + 1;
-    return std::size_t{0};
-  };
-  auto score_of = [](const Result& result, const std::string& path) {
-    for (const RankedFile& file : result.ranking)
-      if (file.path == path) return file.score;
-    return 0.0;
-  };
   Result warnings = ask(*store, tree,
                         "Allow warnings to be hidden\n<!--\n1. Please check https://github.com/x/y/blob/master/"
                         "CONTRIBUTING.md before you file\n-->\nSome warnings should be hidden.\n");

@@ -88,13 +88,16 @@ std::string visible_text(std::string_view text) {
       at = end;
       continue;
     }
-    // Outside code: a comment may start on this line and end lines later.
-    std::size_t open = text.find("<!--", at);
-    if (open == std::string_view::npos || open >= end) {
+    // Outside code: a comment may start on this line and end lines later
+    // (looked for in the line: a search to the end of the text from every
+    // line would be quadratic).
+    std::size_t open = line.find("<!--");
+    if (open == std::string_view::npos) {
       out.append(line);
       at = end;
       continue;
     }
+    open += at;
     std::size_t close = text.find("-->", open + 4);
     if (close == std::string_view::npos) {  // never closed: the rest is text
       out.append(text.substr(at));

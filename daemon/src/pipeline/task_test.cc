@@ -165,6 +165,13 @@ TEST(Task, VisibleTextDropsTemplateComments) {
             "Title\n<!-- oops the rest matters: parse_item");
   TaskTerms terms = analyze_task(visible);
   EXPECT_FALSE(has(terms.paths, "CONTRIBUTING.md"));
+  // A megabyte of short lines, then comments: each line is read once.
+  std::string big;
+  for (int i = 0; i < 250000; ++i) big += "ab\n";
+  for (int i = 0; i < 20000; ++i) big += "x <!-- y --> z\n";
+  std::string kept = visible_text(big);
+  EXPECT_EQ(kept.size(), 250000u * 3 + 20000u * 5);
+  EXPECT_EQ(kept.substr(kept.size() - 5), "x  z\n");
 }
 
 TEST(Task, PluralsAskForTheirSingulars) {
