@@ -151,6 +151,7 @@ void refresh_index(const fs::path& root, unsigned jobs = 0) {
   options.root = root;
   options.jobs = jobs;  // 0: all cores
   options.on_waiting = say_waiting;
+  options.counts = false;  // nothing prints them
   comp::index::run_index(options);
 }
 

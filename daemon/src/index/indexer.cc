@@ -539,12 +539,14 @@ IndexSummary run_index(const IndexOptions& options) {
     summary.resolve_seconds = std::chrono::duration<double>(Clock::now() - resolve_started).count();
   }
 
-  graph::Stats stats = store->counts();
-  for (const auto& [language, count] : stats.files_by_language)
-    summary.files_by_language[language.empty() ? "other" : language] = static_cast<std::size_t>(count);
-  for (const auto& [reason, count] : stats.skipped_by_reason)
-    summary.skipped_by_reason[reason] = static_cast<std::size_t>(count);
-  summary.symbols = static_cast<std::size_t>(stats.symbols);
+  if (options.counts) {
+    graph::Stats stats = store->counts();
+    for (const auto& [language, count] : stats.files_by_language)
+      summary.files_by_language[language.empty() ? "other" : language] = static_cast<std::size_t>(count);
+    for (const auto& [reason, count] : stats.skipped_by_reason)
+      summary.skipped_by_reason[reason] = static_cast<std::size_t>(count);
+    summary.symbols = static_cast<std::size_t>(stats.symbols);
+  }
   summary.elapsed_seconds = std::chrono::duration<double>(Clock::now() - started).count();
   summary.cpu_seconds = cpu_seconds_now() - cpu_started;
   if (options.on_progress) {

@@ -49,6 +49,10 @@ struct IndexOptions {
   const std::atomic<bool>* cancel = nullptr;
   // Called from the writer thread at most every ~100 ms and once at the end.
   std::function<void(const Progress&)> on_progress;
+  // Fill the summary's files per language, skips per reason and symbols (a
+  // scan of the file rows: 9 ms on 42k files). A caller that only needs the
+  // index current (a query's refresh) leaves them at 0.
+  bool counts = true;
 };
 
 struct FileError {

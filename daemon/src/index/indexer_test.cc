@@ -114,6 +114,17 @@ TEST(Indexer, CountsFollowRowsThatAlternate) {
   EXPECT_EQ(again.files_removed, 1u);
   EXPECT_EQ(again.files_by_language["python"], 3u);
   EXPECT_FALSE(store->file("d.py").has_value());
+  // A refresh that only needs the index current skips the counts, not the work.
+  tree.write("i.py", "def i():\n    pass\n");
+  IndexOptions refresh;
+  refresh.root = tree.root();
+  refresh.counts = false;
+  IndexSummary quiet = run_index(refresh);
+  EXPECT_EQ(quiet.files_parsed, 1u);
+  EXPECT_TRUE(quiet.files_by_language.empty());
+  EXPECT_TRUE(quiet.skipped_by_reason.empty());
+  EXPECT_EQ(quiet.symbols, 0u);
+  EXPECT_TRUE(store->file("i.py").has_value());
 }
 
 TEST(Indexer, BinaryAndLargeFilesAreSkippedWithReasons) {
