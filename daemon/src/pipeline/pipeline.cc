@@ -35,12 +35,12 @@ using Clock = std::chrono::steady_clock;
 // Evidence weights, tuned on the public dev sets (bench-swe `dev`,
 // `bench/swe/inspect.py`). COMP_PIPELINE_WEIGHTS overrides them for tuning
 // ("names,words,symbol,path,frame,module,graph,nonsource,test,vendored,filename,title,titlename,b,symboltitle,tag,coverage,quoted,
-// companion,sibling,code,titleprose"; titleprose 0 turns off names the title says in prose).
+// companion,sibling,code,titleprose,folder"; titleprose 0 turns off names the title says in prose).
 struct Weights {
   double identifier_bm25 = 1.0, word_bm25 = 0.6, symbol = 1.0, path = 2.0, last_frame = 3.0, module = 1.2,
          graph = 0.1, non_source = 0.3, test = 0.4, vendored = 0.2, file_name = 0.35, title_bm25 = 0.8,
          title_name = 2.0, length_normalization = 0.2, symbol_title = 0.6, tag = 4.0, coverage = 0.75, quoted = 0.5,
-         companion = 0.5, sibling = 0.8, code = 1.5, title_prose = 1.0;
+         companion = 0.5, sibling = 0.8, code = 1.5, title_prose = 1.0, folder = 0.5;
 };
 
 const Weights& weights() {
@@ -50,7 +50,7 @@ const Weights& weights() {
       double* fields[] = {&out.identifier_bm25, &out.word_bm25, &out.symbol, &out.path,     &out.last_frame, &out.module,
                           &out.graph,           &out.non_source, &out.test,  &out.vendored, &out.file_name,
                           &out.title_bm25, &out.title_name, &out.length_normalization, &out.symbol_title, &out.tag, &out.coverage,
-                          &out.quoted, &out.companion, &out.sibling, &out.code, &out.title_prose};
+                          &out.quoted, &out.companion, &out.sibling, &out.code, &out.title_prose, &out.folder};
       std::string list(text);
       std::size_t start = 0;
       for (double* field : fields) {
@@ -1121,6 +1121,28 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     if (is_example_path(path)) candidate.score *= weights().test;
     if (is_vendored_path(path)) candidate.score *= weights().vendored;
     if (is_generated_path(path) && part[kPathMention] == 0) candidate.score *= weights().vendored;
+  }
+  // 4a. A module of a many-module repository that the title names by its
+  // folder ("[security] Allow user disable apollo-client's local file
+  // cache": apollo-client/, not apollo-portal/). Hyphenated names only: a
+  // plain word names too many folders.
+  if (weights().folder > 0) {
+    static const regex::Regex kHyphenated(R"([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+)");
+    std::vector<std::string> named;
+    kHyphenated.for_each(title, [&](const regex::Match& m) {
+      named.push_back(lower(std::string(m.group(0))));
+      return named.size() < 8;
+    });
+    if (!named.empty())
+      for (auto& [path, candidate] : candidates) {
+        std::string lowered = lower(path);
+        for (const std::string& folder : named)
+          if (lowered.starts_with(folder + "/") || lowered.find("/" + folder + "/") != std::string::npos) {
+            candidate.score *= 1.0 + weights().folder;
+            explain(candidate, "folder " + folder);
+            break;
+          }
+      }
   }
   // 4b. Coverage: among the strongest candidates, files (path and text)
   // that hold more of the title's distinct terms rank higher (BM25 rewards

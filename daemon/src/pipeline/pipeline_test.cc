@@ -834,5 +834,24 @@ TEST(Pipeline, TheProjectsOwnNameNamesNoFile) {
     EXPECT_EQ(std::find(file.why.begin(), file.why.end(), "name serverless"), file.why.end()) << file.path;
 }
 
+// A many-module repository: the title names the module by its folder.
+TEST(Pipeline, AFolderTheTitleNamesHoldsTheFile) {
+  TempTree tree("pipeline-folder");
+  tree.write("app-client/src/ConfigUtil.java",
+             "public class ConfigUtil {\n  // the client's local cache\n"
+             "  public boolean isLocalCacheEnabled() { return true; }\n}\n");
+  tree.write("app-portal/src/AuthConfiguration.java",
+             "public class AuthConfiguration {\n  // the portal's users\n"
+             "  public void disableLocalFileCache(User user) { cache.clear(); }\n}\n");
+  auto store = indexed(tree);
+  Result result = ask(*store, tree,
+                      "[security] Allow user disable app-client's local file cache\n"
+                      "The client keeps a local cache of every config; users should be able to turn it off.\n");
+  ASSERT_GE(result.ranking.size(), 2u);
+  EXPECT_EQ(result.ranking[0].path, "app-client/src/ConfigUtil.java");
+  auto why = why_of(result, "app-client/src/ConfigUtil.java");
+  EXPECT_NE(std::find(why.begin(), why.end(), "folder app-client"), why.end());
+}
+
 }  // namespace
 }  // namespace comp::pipeline
