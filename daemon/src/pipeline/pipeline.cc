@@ -849,9 +849,10 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   // each query match and score most of a large tree: they are left out
   // (drop_weightless). Prose asks for its singulars too ("warnings" is
   // what `logWarning` does).
+  const std::vector<std::string> title_forms = with_singulars(title_terms);
   std::vector<std::string> name_atoms = graph::fts_atoms(code_terms, 64),
                            word_atoms = graph::fts_atoms(with_singulars(terms.words), 48),
-                           title_atoms = graph::fts_atoms(with_singulars(title_terms), 16);
+                           title_atoms = graph::fts_atoms(title_forms, 16);
   drop_weightless(store, graph::Store::FullText::kFiles, {&name_atoms, &word_atoms, &title_atoms});
   for (const auto& [part, query, why] : {std::tuple{kNames, graph::fts_or(name_atoms), "bm25 names"},
                                          std::tuple{kWords, graph::fts_or(word_atoms), "bm25 words"},
@@ -947,7 +948,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   // 2b. Symbols whose names, signatures or scopes hold the title's terms:
   // the best such symbol of each file. (The same over the whole task's
   // terms gained one task at Acc@5 for 2x the search time on large trees.)
-  std::vector<std::string> symbol_title_atoms = graph::fts_atoms(with_singulars(title_terms), 16);
+  std::vector<std::string> symbol_title_atoms = graph::fts_atoms(title_forms, 16);
   if (weights().symbol_title > 0) drop_weightless(store, graph::Store::FullText::kSymbols, {&symbol_title_atoms});
   if (std::string query = graph::fts_or(symbol_title_atoms); !query.empty() && weights().symbol_title > 0) {
     std::vector<std::pair<graph::NodeRecord, double>> hits;
@@ -1027,9 +1028,10 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     // The project's own name (its root manifests': every task of the
     // serverless repository says "serverless") names no file in it: not
     // bin/serverless, not lib/Serverless.js.
+    // Read only when some said word names files.
     std::unordered_set<std::string> project_names;
     for (const char* manifest : {"package.json", "pyproject.toml", "Cargo.toml", "go.mod"})
-      if (files.count(manifest))
+      if (!by_stem.empty() && files.count(manifest))
         if (std::optional<std::string> text = store.file_text(manifest))
           if (std::optional<std::string> name = resolve::manifest_name(manifest, *text)) project_names.insert(*name);
     for (const std::string& word : said) {
