@@ -32,6 +32,10 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
+// The pack draws on the first 150 ranked files: most far down go as
+// outlines of at most a 96th of the budget.
+constexpr std::size_t kPackConsidered = 150;
+
 // Evidence weights, tuned on the public dev sets (bench-swe `dev`,
 // `bench/swe/inspect.py`). COMP_PIPELINE_WEIGHTS overrides them for tuning
 // ("names,words,symbol,path,frame,module,graph,nonsource,test,vendored,filename,title,titlename,b,symboltitle,tag,coverage,quoted,
@@ -228,14 +232,15 @@ ModuleName module_of(std::string_view path) {
 
 }  // namespace
 
-// The tuning dump: a line per candidate (the best 60), tab-separated: path,
+// The tuning dump: a line per candidate (the best 150, those the pack
+// considers), tab-separated: path,
 // score, each part, title and name coverage, graph boost, test, example,
 // vendored, parsed, log file size.
 void write_features(const char* file, const std::vector<std::pair<std::string, Candidate*>>& ranked,
                     const std::unordered_map<std::string_view, const graph::IndexedFile*>& files, bool about_tests) {
   std::FILE* out = std::fopen(file, "w");
   if (!out) return;
-  for (std::size_t i = 0; i < ranked.size() && i < 60; ++i) {
+  for (std::size_t i = 0; i < ranked.size() && i < kPackConsidered; ++i) {
     const auto& [path, candidate] = ranked[i];
     const graph::IndexedFile& indexed = *files.at(path);
     std::fprintf(out, "%s\t%.6f", path.c_str(), candidate->score);
@@ -1323,10 +1328,10 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       companions.push_back(std::move(companion));
     }
   }
-  // Files are packed in rank order, from the first 60 of the ranking (the
+  // Files are packed in rank order, from the first 150 of the ranking (the
   // ranking lists request.ranking_size of them; left_out names those of
   // the listed or first twenty that did not fit).
-  constexpr std::size_t kPackConsidered = 60, kTailFrom = 4;  // from the fifth file: the tail
+  constexpr std::size_t kTailFrom = 4;  // from the fifth file: the tail
   const std::size_t listed = std::max<std::size_t>(request.ranking_size, kRankedConsidered);
   for (std::size_t i = 0; i < ranked.size() && i < std::max(listed, kPackConsidered); ++i) {
     if (request.cancelled && request.cancelled()) throw Cancelled();
@@ -1377,16 +1382,20 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       if (!kept_nodes.empty()) levels.insert(std::find(levels.begin(), levels.end(), 2), kSkeletonWithBodies);
     }
     // No file takes the whole budget on the first pass: the strongest at
-    // most half of it, the next three an eighth, the others a 32nd (each
-    // cut to the lines from the task's first body when its skeleton is
-    // larger), so that many files are seen: a change that spans several
-    // files finds each of them here. Budget left at the end goes back to
-    // the best files.
-    constexpr std::size_t kFirstShare = 2, kOtherShare = 8, kTailShare = 32;
-    std::size_t share = result.pivot_files.empty()              ? kFirstShare
+    // most half of it when it leads the second by half its score again,
+    // else a quarter (a close lead is wrong two times in five); the next
+    // three a twelfth, the others a 96th, at least 80 tokens (each cut to
+    // the lines from the task's first body when its skeleton is larger, or
+    // its outline), so that many files are seen: a change that spans
+    // several files finds each of them here. Budget left at the end goes
+    // back to the best files.
+    constexpr std::size_t kFirstShare = 2, kUnsureFirstShare = 4, kOtherShare = 12, kTailShare = 96, kLeastTail = 80;
+    constexpr double kClearLead = 1.5;
+    bool clear_lead = ranked.size() < 2 || ranked[0].second->score >= kClearLead * ranked[1].second->score;
+    std::size_t share = result.pivot_files.empty()              ? (clear_lead ? kFirstShare : kUnsureFirstShare)
                         : result.pivot_files.size() < kTailFrom ? kOtherShare
                                                                 : kTailShare;
-    std::size_t allowance = std::min(budget, std::max<std::size_t>(request.max_tokens / share, 200));
+    std::size_t allowance = std::min(budget, std::max<std::size_t>(request.max_tokens / share, kLeastTail));
     PivotFile pivot;
     pivot.path = path;
     pivot.score = ranked[i].second->score;
@@ -1479,11 +1488,15 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
         placed = true;
       }
     }
-    if (!placed && allowance >= 200 && !best_text.empty()) {
+    // A cut needs room to show something: at least 200 tokens, even where
+    // the share is smaller (a page, a file without definitions).
+    constexpr std::size_t kLeastCut = 200;
+    std::size_t cut_allowance = std::min(budget, std::max(allowance, kLeastCut));
+    if (!placed && cut_allowance >= kLeastCut && !best_text.empty()) {
       // The most compressed form, from its first line.
       cutting = Cutting{std::move(best_text), 1, {}};
       pivot.level = best_level;
-      placed = apply_cut(pivot, cutting, allowance);
+      placed = apply_cut(pivot, cutting, cut_allowance);
     }
     if (!placed) {
       if (i < listed) result.left_out.push_back(path);

@@ -553,17 +553,20 @@ TEST(Pipeline, QuotedMessageFindsItsLiteral) {
 }
 
 // A change that spans many files finds each of them in the pack: after the
-// strongest file and the next three, each file gets a 32nd of the budget
+// strongest file and the next three, each file gets a 96th of the budget
 // (its lines from the task's first body), so the pack reaches far down the
 // ranking instead of stopping at the sixth or seventh file. A file there
 // whose skeleton does not fit goes as its outline; tests there are not sent.
+// The strongest file takes up to half the budget only when it leads the
+// second clearly; among equals, a quarter.
 TEST(Pipeline, ThePackReachesManyFiles) {
   TempTree tree("pipeline-many");
-  for (int f = 0; f < 30; ++f) {
+  for (int f = 0; f < 100; ++f) {
     std::string text = "class Exporter" + std::to_string(f) + ":\n";
-    for (int m = 0; m < 40; ++m)
+    for (int m = 0; m < 50; ++m)
       text += "    def export_format_" + std::to_string(m) + "(self, rows, target_path, options=None):\n"
-              "        \"\"\"Export rows to the csv target.\"\"\"\n        return write(rows, target_path)\n\n";
+              "        \"\"\"Export rows to the csv target, one line per row, quoting the fields that hold "
+              "the separator.\"\"\"\n        return write(rows, target_path)\n\n";
     tree.write("export/exporter_" + std::to_string(f) + ".py", text);
     if (f < 6)  // tests the task names: strong, yet not what must change
       tree.write("tests/test_exporter_" + std::to_string(f) + ".py",
@@ -574,14 +577,18 @@ TEST(Pipeline, ThePackReachesManyFiles) {
   request.task = "csv export drops rows\nEvery exporter's csv export drops rows on write: "
                  "assert_csv_rows_written fails.";
   request.max_tokens = 8000;
-  request.ranking_size = 60;
+  request.ranking_size = 120;
   Result result = run_pipeline(*store, tree.root(), request);
   EXPECT_LE(result.tokens_sent, request.max_tokens);
-  EXPECT_GE(result.pivot_files.size(), 16u);
+  EXPECT_GE(result.pivot_files.size(), 40u);
+  // Among equals no file leads: the strongest takes a quarter (and what the
+  // first pass left over, less than a tail file's share).
+  ASSERT_FALSE(result.pivot_files.empty());
+  EXPECT_LE(result.pivot_files[0].token_count, request.max_tokens / 4 + request.max_tokens / 96);
   std::size_t outlines = 0;
   for (std::size_t i = 4; i < result.pivot_files.size(); ++i) {
     const PivotFile& pivot = result.pivot_files[i];
-    EXPECT_LE(pivot.token_count, request.max_tokens / 32) << pivot.path;
+    EXPECT_LE(pivot.token_count, pivot.outline ? request.max_tokens / 96 : 200) << pivot.path;
     if (!pivot.outline) continue;
     // Their skeletons do not fit: each goes as its outline, the class and
     // the first lines of its methods, numbered, "⋮" between them.
@@ -593,7 +600,7 @@ TEST(Pipeline, ThePackReachesManyFiles) {
     EXPECT_EQ(pivot.content.find("return write"), std::string::npos);
     EXPECT_EQ(pivot.token_count, tokens::count(pivot.content));
   }
-  EXPECT_GE(outlines, 8u);
+  EXPECT_GE(outlines, 30u);
   // Tests rank (down-weighted) but are not sent from the fifth file on.
   EXPECT_TRUE(std::any_of(result.ranking.begin(), result.ranking.end(),
                           [](const RankedFile& f) { return f.path.rfind("tests/", 0) == 0; }));
@@ -607,6 +614,18 @@ TEST(Pipeline, ThePackReachesManyFiles) {
     EXPECT_NE(sent, left) << ranked.path;
   }
   EXPECT_LE(result.left_out.size(), result.ranking.size());
+
+  // A task that names one file: it leads clearly and goes whole, though it
+  // is larger than a quarter of the budget.
+  request.task = "export/exporter_7.py drops rows\nExporter7.export_format_3 writes nothing on write.";
+  result = run_pipeline(*store, tree.root(), request);
+  ASSERT_FALSE(result.pivot_files.empty());
+  const PivotFile& strongest = result.pivot_files[0];
+  EXPECT_EQ(strongest.path, "export/exporter_7.py");
+  EXPECT_EQ(strongest.level, 0);
+  EXPECT_TRUE(strongest.lines.empty());
+  EXPECT_GT(strongest.token_count, request.max_tokens / 4);
+  EXPECT_LE(strongest.token_count, request.max_tokens / 2);
 }
 
 // The files that change with a strong one rank with it: its companion (the
