@@ -500,16 +500,23 @@ std::vector<std::pair<std::string, std::string>> companion_docs(const std::vecto
   return out;
 }
 
-std::size_t section_start(std::string_view text, const std::vector<std::string>& words) {
-  std::string lowered = lower(text);
-  std::vector<std::string> wanted;
-  for (const std::string& word : words) wanted.push_back(lower(word));
-  std::vector<std::string_view> lines = lines_of(lowered);
-  // Headings: Markdown's "#" lines outside fences, reStructuredText's titles
-  // (a line over a row of one punctuation character).
+namespace {
+
+// The 0-based indices of a page's headings: Markdown's "#" lines outside
+// fences and front matter, reStructuredText's titles (a line over a row of
+// one punctuation character).
+std::vector<std::size_t> headings_of(const std::vector<std::string_view>& lines) {
   std::vector<std::size_t> headings;
   bool fenced = false;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
+  std::size_t first = 0;
+  if (!lines.empty() && trimmed(lines[0]) == "---") {  // front matter: no headings in it
+    for (std::size_t i = 1; i < lines.size(); ++i)
+      if (trimmed(lines[i]) == "---") {
+        first = i + 1;
+        break;
+      }
+  }
+  for (std::size_t i = first; i < lines.size(); ++i) {
     std::string_view line = lines[i];
     if (line.starts_with("```") || line.starts_with("~~~")) fenced = !fenced;
     if (fenced) continue;
@@ -521,12 +528,28 @@ std::size_t section_start(std::string_view text, const std::vector<std::string>&
       headings.push_back(i);
     }
   }
+  return headings;
+}
+
+// The part of `lines` from heading h to the next heading (views into the text).
+std::string_view section_text(const std::vector<std::string_view>& lines, const std::vector<std::size_t>& headings,
+                              std::size_t h, std::string_view text) {
+  const char* from = lines[headings[h]].data();
+  const char* to = h + 1 < headings.size() ? lines[headings[h + 1]].data() : text.data() + text.size();
+  return std::string_view(from, static_cast<std::size_t>(to - from));
+}
+
+}  // namespace
+
+std::size_t section_start(std::string_view text, const std::vector<std::string>& words) {
+  std::string lowered = lower(text);
+  std::vector<std::string> wanted;
+  for (const std::string& word : words) wanted.push_back(lower(word));
+  std::vector<std::string_view> lines = lines_of(lowered);
+  std::vector<std::size_t> headings = headings_of(lines);
   std::size_t best = 0, best_count = 0;
   for (std::size_t h = 0; h < headings.size(); ++h) {
-    // The section's text: from its heading to the next one (views into `lowered`).
-    const char* from = lines[headings[h]].data();
-    const char* to = h + 1 < headings.size() ? lines[headings[h + 1]].data() : lowered.data() + lowered.size();
-    std::string_view section(from, static_cast<std::size_t>(to - from));
+    std::string_view section = section_text(lines, headings, h, lowered);
     std::size_t count = 0;
     for (const std::string& word : wanted) count += section.find(word) != std::string_view::npos;
     if (count > best_count) {
@@ -543,6 +566,10 @@ namespace {
 // the top-level ones and the members of classes, interfaces and the like
 // (not what a function's body defines), the `named` ones first when not all
 // fit, in at most `limit` tokens; empty when not one line fits.
+std::string outline_lines(const std::vector<std::string_view>& lines,
+                          std::vector<std::pair<bool, std::uint32_t>> wanted, std::size_t limit,
+                          std::size_t& tokens_out);
+
 std::string outline_of(std::string_view text, const std::vector<graph::NodeRecord>& nodes,
                        const std::vector<std::string>& named, std::size_t limit, std::size_t& tokens_out) {
   std::vector<std::string_view> lines = lines_of(text);
@@ -560,6 +587,15 @@ std::string outline_of(std::string_view text, const std::vector<graph::NodeRecor
     bool is_named = std::find(named.begin(), named.end(), node.name) != named.end();
     if (shallow || is_named) wanted.emplace_back(!is_named, node.line);
   }
+  return outline_lines(lines, std::move(wanted), limit, tokens_out);
+}
+
+// An outline of `lines`: the 1-based lines of `wanted`, (not named, line)
+// pairs, the named first while they fit in `limit` tokens, numbered and in
+// line order with "⋮" where lines are skipped; empty when none fits.
+std::string outline_lines(const std::vector<std::string_view>& lines,
+                          std::vector<std::pair<bool, std::uint32_t>> wanted, std::size_t limit,
+                          std::size_t& tokens_out) {
   std::sort(wanted.begin(), wanted.end());
   constexpr std::size_t kLongestLine = 160;  // bytes of a line kept (minified code has long ones)
   auto line_text = [&](std::uint32_t line) {
@@ -728,6 +764,31 @@ void drop_weightless(graph::Store& store, graph::Store::FullText index,
 }
 
 }  // namespace
+
+bool is_text_page(std::string_view path) {
+  std::string name = lower(base_name(path));
+  for (std::string_view suffix : {".md", ".markdown", ".mdx", ".rst"})
+    if (name.size() > suffix.size() && name.ends_with(suffix)) return true;
+  return false;
+}
+
+std::string page_outline(std::string_view text, const std::vector<std::string>& words, std::size_t limit,
+                         std::size_t& tokens_out) {
+  tokens_out = 0;
+  std::vector<std::string_view> lines = lines_of(text);
+  std::vector<std::size_t> headings = headings_of(lines);
+  std::vector<std::string> wanted;
+  for (const std::string& word : words) wanted.push_back(lower(word));
+  std::vector<std::pair<bool, std::uint32_t>> picked;
+  for (std::size_t h = 0; h < headings.size(); ++h) {
+    std::string section = lower(section_text(lines, headings, h, text));
+    bool named = std::any_of(wanted.begin(), wanted.end(),
+                             [&](const std::string& word) { return section.find(word) != std::string::npos; });
+    picked.emplace_back(!named, static_cast<std::uint32_t>(headings[h] + 1));
+  }
+  if (picked.empty()) return {};
+  return outline_lines(lines, std::move(picked), limit, tokens_out);
+}
 
 std::shared_ptr<const FileList> FileList::read(graph::Store& store) {
   auto list = std::make_shared<FileList>();
@@ -1294,16 +1355,17 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   std::vector<Companion> companions;
   constexpr std::size_t kCompanionShare = 16, kFirstCompanions = 2, kLaterCompanionShare = 32, kCompanionsFrom = 4000,
                         kRankedConsidered = 20, kCodeFiles = 6, kCodeAmong = 10;
+  // The title's words: what picks a page's section (or, far down, its headings).
+  std::vector<std::string> title_words;
+  for (const std::string& term : title_terms)
+    graph::split_identifiers(term, [&](std::string_view token, int, int) {
+      if (token.size() >= 3) title_words.push_back(lower(token));
+    });
   if (request.max_tokens >= kCompanionsFrom) {
     std::vector<std::string> code;
     for (std::size_t i = 0; i < ranked.size() && i < kCodeAmong && code.size() < kCodeFiles; ++i) {
       if (plain_code(*files.at(ranked[i].first))) code.push_back(ranked[i].first);
     }
-    std::vector<std::string> words;
-    for (const std::string& term : title_terms)
-      graph::split_identifiers(term, [&](std::string_view token, int, int) {
-        if (token.size() >= 3) words.push_back(lower(token));
-      });
     for (const auto& [page, described] : companion_docs(indexed, code)) {
       bool ranked_anyway = false;
       for (std::size_t i = 0; i < ranked.size() && i < kRankedConsidered; ++i) ranked_anyway |= ranked[i].first == page;
@@ -1320,7 +1382,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
         pivot.content = companion.text;
         pivot.token_count = pivot.raw_token_count;
       } else {
-        companion.cutting = Cutting{companion.text, section_start(companion.text, words), {}};
+        companion.cutting = Cutting{companion.text, section_start(companion.text, title_words), {}};
         if (!apply_cut(pivot, companion.cutting, allowance)) continue;
       }
       pivot.documents = described;
@@ -1488,6 +1550,18 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
         placed = true;
       }
     }
+    if (!placed && result.pivot_files.size() >= kTailFrom && !language && is_text_page(path)) {
+      // A page there goes as its headings, the sections with the title's
+      // words first: a cut from its top is mostly front matter and badges.
+      std::size_t count = 0;
+      std::string outline = page_outline(text, title_words, allowance, count);
+      if (!outline.empty()) {
+        pivot.content = std::move(outline);
+        pivot.token_count = count;
+        pivot.outline = true;
+        placed = true;
+      }
+    }
     // A cut needs room to show something: at least 200 tokens, even where
     // the share is smaller (a page, a file without definitions).
     constexpr std::size_t kLeastCut = 200;
@@ -1523,10 +1597,11 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     PivotFile& pivot = result.pivot_files[p];
     const std::string& text = sent_texts[p];
     if (budget < 32) break;
-    if (pivot.level == 0 && pivot.lines.empty()) continue;
+    if (pivot.level == 0 && pivot.lines.empty() && !pivot.outline) continue;
     const graph::IndexedFile& file = *files.at(pivot.path);
     std::optional<lang::Language> language = lang::from_name(file.language);
-    // An outline grows into the whole skeleton, a cut into the whole of its level.
+    // An outline grows into the whole skeleton (a page's, into the whole
+    // page), a cut into the whole of its level.
     for (int level = pivot.lines.empty() && !pivot.outline ? pivot.level - 1 : pivot.level; level >= 0; --level) {
       std::string content = text;
       std::size_t count = 0;

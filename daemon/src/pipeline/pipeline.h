@@ -157,5 +157,13 @@ std::vector<std::pair<std::string, std::string>> companion_docs(const std::vecto
 // The 1-based line of the heading (Markdown "#", reStructuredText title)
 // whose section holds most of `words` (case-insensitive); 1 when none holds any.
 std::size_t section_start(std::string_view text, const std::vector<std::string>& words);
+// A Markdown or reStructuredText page (.md, .markdown, .mdx, .rst).
+bool is_text_page(std::string_view path);
+// A page's outline as the pack sends it far down: its headings, numbered,
+// "⋮" between them, those whose section holds one of `words` first when
+// not all fit in `limit` tokens (tokens_out: the outline's count). Empty
+// when the page has no heading or none fits.
+std::string page_outline(std::string_view text, const std::vector<std::string>& words, std::size_t limit,
+                         std::size_t& tokens_out);
 
 }  // namespace comp::pipeline

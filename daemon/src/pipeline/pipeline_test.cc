@@ -445,6 +445,32 @@ TEST(Pipeline, SectionStartFindsTheHeadingAboutTheWords) {
   EXPECT_EQ(section_start(markdown, {"nothing"}), 1u);
   std::string rst = "Title\n=====\n\nIntro.\n\nTemperature\n-----------\n\nThe cell temperature model.\n";
   EXPECT_EQ(section_start(rst, {"temperature", "cell"}), 6u);
+  // Front matter holds no heading, though its "---" underlines a line.
+  EXPECT_EQ(section_start("---\ntitle: Keyboard\n---\n# Select\n\nIntro.\n", {"keyboard"}), 1u);
+}
+
+// Far down the pack a page goes as its headings: the sections that hold
+// the title's words first when not all fit, never front matter or a
+// fenced comment.
+TEST(Pipeline, APagesOutlineIsItsHeadings) {
+  std::string markdown = "---\ntitle: Select\n---\n# Select\n\nIntro.\n\n```sh\n# not a heading\n```\n\n"
+                         "## Props\n\nvalue\n\n## Keyboard\n\nArrow keys move the focus.\n";
+  std::size_t count = 0;
+  std::string all = page_outline(markdown, {"focus"}, 1000, count);
+  EXPECT_EQ(all, "4: # Select\n⋮\n12: ## Props\n⋮\n16: ## Keyboard\n");
+  EXPECT_EQ(count, tokens::count(all));
+  // Room for one line: the section about the words.
+  std::string one = page_outline(markdown, {"focus"}, tokens::count("16: ## Keyboard\n") + 1, count);
+  EXPECT_EQ(one, "16: ## Keyboard\n");
+  EXPECT_EQ(page_outline(markdown, {"focus"}, 2, count), "");
+  EXPECT_EQ(count, 0u);
+  std::string rst = "Title\n=====\n\nIntro.\n\nTemperature\n-----------\n\nThe cell temperature model.\n";
+  EXPECT_EQ(page_outline(rst, {}, 1000, count), "1: Title\n⋮\n6: Temperature\n");
+  EXPECT_EQ(page_outline("No heading here.\nNor here.\n", {"here"}, 1000, count), "");
+  EXPECT_TRUE(is_text_page("docs/guide/Select.MD"));
+  EXPECT_TRUE(is_text_page("docs/api.rst"));
+  EXPECT_FALSE(is_text_page("docs/api.json"));
+  EXPECT_FALSE(is_text_page(".md"));
 }
 
 // "sls invoke local": two words that are one folder's name in the code.
@@ -626,6 +652,45 @@ TEST(Pipeline, ThePackReachesManyFiles) {
   EXPECT_TRUE(strongest.lines.empty());
   EXPECT_GT(strongest.token_count, request.max_tokens / 4);
   EXPECT_LE(strongest.token_count, request.max_tokens / 2);
+}
+
+// A page far down the ranking goes as its headings (front matter and the
+// first lines' badges are not what a reader needs there); with budget left
+// at the end, it grows into the whole page.
+TEST(Pipeline, APageFarDownGoesAsItsHeadings) {
+  TempTree tree("pipeline-page");
+  for (int f = 0; f < 8; ++f) {
+    std::string text = "class Exporter" + std::to_string(f) + ":\n";
+    for (int m = 0; m < 100; ++m)
+      text += "    def export_csv_rows_" + std::to_string(m) + "(self, rows, target_path):\n"
+              "        return write(rows, target_path)\n\n";
+    tree.write("export/exporter_" + std::to_string(f) + ".py", text);
+  }
+  std::string page = "---\ntitle: CSV export\n---\n# CSV export\n\n";
+  for (int p = 0; p < 30; ++p) page += "Each exporter writes the csv rows to the target path, one line per row.\n";
+  page += "\n## Rows on write\n\nThe csv export writes rows to the target path.\n";
+  tree.write("docs/csv-export.md", page);
+  auto store = indexed(tree);
+  Request request;
+  request.task = "csv export drops rows\nEvery exporter's csv export drops rows on write.";
+  request.max_tokens = 4000;
+  Result result = run_pipeline(*store, tree.root(), request);
+  auto at = std::find_if(result.pivot_files.begin(), result.pivot_files.end(),
+                         [](const PivotFile& pivot) { return pivot.path == "docs/csv-export.md"; });
+  ASSERT_NE(at, result.pivot_files.end());
+  ASSERT_GE(at - result.pivot_files.begin(), 4);
+  EXPECT_TRUE(at->outline);
+  EXPECT_EQ(at->content, "4: # CSV export\n⋮\n37: ## Rows on write\n");
+  EXPECT_EQ(at->token_count, tokens::count(at->content));
+  EXPECT_LE(result.tokens_sent, request.max_tokens);
+  // Room for everything: the page goes whole.
+  request.max_tokens = 40000;
+  result = run_pipeline(*store, tree.root(), request);
+  at = std::find_if(result.pivot_files.begin(), result.pivot_files.end(),
+                    [](const PivotFile& pivot) { return pivot.path == "docs/csv-export.md"; });
+  ASSERT_NE(at, result.pivot_files.end());
+  EXPECT_FALSE(at->outline);
+  EXPECT_EQ(at->content, page);
 }
 
 // The files that change with a strong one rank with it: its companion (the
