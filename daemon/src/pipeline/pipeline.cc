@@ -1413,6 +1413,14 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       continue;
     }
     const graph::IndexedFile& file = *files.at(path);
+    // A large file that is not code (a changelog, a lock file) far down
+    // the ranking is left out: counting its tokens, which the cache keeps
+    // only for code, costs more than its few lines there are worth.
+    constexpr std::uint64_t kLargestTailText = 256u << 10;
+    if (result.pivot_files.size() >= kTailFrom && file.language.empty() && file.size > kLargestTailText) {
+      if (i < listed) result.left_out.push_back(path);
+      continue;
+    }
     bool document = docs::format_of(path).has_value();
     auto job = bodies_jobs.find(path);
     std::string text = job != bodies_jobs.end() ? job->second.text

@@ -670,11 +670,18 @@ TEST(Pipeline, APageFarDownGoesAsItsHeadings) {
   for (int p = 0; p < 30; ++p) page += "Each exporter writes the csv rows to the target path, one line per row.\n";
   page += "\n## Rows on write\n\nThe csv export writes rows to the target path.\n";
   tree.write("docs/csv-export.md", page);
+  // A page over 256 KB there is left out: its tokens are not worth counting.
+  std::string history = "# CSV export history\n\n";
+  while (history.size() <= (256u << 10)) history += "Each release wrote the csv rows to the target path.\n";
+  tree.write("docs/csv-export-history.md", history);
   auto store = indexed(tree);
   Request request;
   request.task = "csv export drops rows\nEvery exporter's csv export drops rows on write.";
   request.max_tokens = 4000;
   Result result = run_pipeline(*store, tree.root(), request);
+  EXPECT_GT(rank_of(result, "docs/csv-export-history.md"), 0u);  // ranked, listed
+  EXPECT_NE(std::find(result.left_out.begin(), result.left_out.end(), "docs/csv-export-history.md"),
+            result.left_out.end());
   auto at = std::find_if(result.pivot_files.begin(), result.pivot_files.end(),
                          [](const PivotFile& pivot) { return pivot.path == "docs/csv-export.md"; });
   ASSERT_NE(at, result.pivot_files.end());
