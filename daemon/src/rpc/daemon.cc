@@ -65,8 +65,9 @@ json mcp_tools(bool structured) {
        {"description",
         "Start here for any task in this repository. Finds the code the task needs and returns it within a token "
         "budget: the files most likely to change (whole, or their relevant symbols in full), supporting files as "
-        "skeletons (far down the ranking as outlines: numbered definition lines, `outline` true), their documentation "
-        "pages after them (`documents` names the file). Pass the whole issue or error text, stack traces included."},
+        "skeletons (far down the ranking as outlines: numbered definition lines, a page's headings, `outline` true), "
+        "their documentation pages after them (`documents` names the file). Pass the whole issue or error text, "
+        "stack traces included."},
        {"inputSchema",
         {{"type", "object"},
          {"properties",

@@ -57,7 +57,7 @@ export interface PivotFile {
   readonly full_bodies?: readonly string[];
   /** A documentation page sent beside the code: the code file it describes. */
   readonly documents?: string | null;
-  /** `content` is an outline: the first line of each definition, numbered, `⋮` where lines are skipped. */
+  /** `content` is an outline: the first line of each definition (of a page: its headings), numbered, `⋮` where lines are skipped. */
   readonly outline?: boolean;
   readonly content?: string;
 }
