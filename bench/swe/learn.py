@@ -5,10 +5,10 @@ usage: bench/swe/learn.py COMP [--cache DIR] [--datasets dev,polybench-dev]
                           [--l2 0.01] [--iterations 300] [--keep DIR]
 
 Runs `comp query --no-refresh` on every task of the public dev sets with
-COMP_PIPELINE_FEATURES set, so that comP writes the evidence of its 60 best
+COMP_PIPELINE_FEATURES set, so that comP writes the evidence of its 150 best
 candidates (one TSV line each: path, score, the unweighted evidence parts,
 title and name coverage, graph boost, test/example/vendored/parsed flags,
-log file size). Then fits a linear re-ranker of those 60 (a listwise softmax
+log file size). Then fits a linear re-ranker of those 150 (a listwise softmax
 loss on the gold files, L2 towards comP's own score) and prints Acc@k for:
 comP as it is, the model fitted on all tasks (an upper bound: it has seen
 the answers), and leave-one-repository-out cross-validation (each

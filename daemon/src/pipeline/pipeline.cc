@@ -562,14 +562,14 @@ std::size_t section_start(std::string_view text, const std::vector<std::string>&
 
 namespace {
 
-// A file's outline (PivotFile::outline) from its text and its definitions:
-// the top-level ones and the members of classes, interfaces and the like
-// (not what a function's body defines), the `named` ones first when not all
-// fit, in at most `limit` tokens; empty when not one line fits.
 std::string outline_lines(const std::vector<std::string_view>& lines,
                           std::vector<std::pair<bool, std::uint32_t>> wanted, std::size_t limit,
                           std::size_t& tokens_out);
 
+// A file's outline (PivotFile::outline) from its text and its definitions:
+// the top-level ones and the members of classes, interfaces and the like
+// (not what a function's body defines), the `named` ones first when not all
+// fit, in at most `limit` tokens; empty when not one line fits.
 std::string outline_of(std::string_view text, const std::vector<graph::NodeRecord>& nodes,
                        const std::vector<std::string>& named, std::size_t limit, std::size_t& tokens_out) {
   std::vector<std::string_view> lines = lines_of(text);
@@ -1394,6 +1394,8 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   // ranking lists request.ranking_size of them; left_out names those of
   // the listed or first twenty that did not fit).
   constexpr std::size_t kTailFrom = 4;  // from the fifth file: the tail
+  constexpr double kClearLead = 1.5;    // the strongest file's score over the second's that earns it half
+  const bool clear_lead = ranked.size() < 2 || ranked[0].second->score >= kClearLead * ranked[1].second->score;
   const std::size_t listed = std::max<std::size_t>(request.ranking_size, kRankedConsidered);
   for (std::size_t i = 0; i < ranked.size() && i < std::max(listed, kPackConsidered); ++i) {
     if (request.cancelled && request.cancelled()) throw Cancelled();
@@ -1436,7 +1438,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     };
     std::vector<int> levels;
     if (result.pivot_files.empty()) {
-      // The strongest file: whole when it takes at most half the budget.
+      // The strongest file: whole when it fits its share (at most half).
       if (raw_tokens() <= request.max_tokens / 2) levels.push_back(0);
       for (int level = std::max(1, std::min(request.compression_level, 1)); level <= 2; ++level) levels.push_back(level);
     } else {
@@ -1460,8 +1462,6 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     // several files finds each of them here. Budget left at the end goes
     // back to the best files.
     constexpr std::size_t kFirstShare = 2, kUnsureFirstShare = 4, kOtherShare = 12, kTailShare = 96, kLeastTail = 80;
-    constexpr double kClearLead = 1.5;
-    bool clear_lead = ranked.size() < 2 || ranked[0].second->score >= kClearLead * ranked[1].second->score;
     std::size_t share = result.pivot_files.empty()              ? (clear_lead ? kFirstShare : kUnsureFirstShare)
                         : result.pivot_files.size() < kTailFrom ? kOtherShare
                                                                 : kTailShare;
