@@ -467,6 +467,16 @@ TEST(Pipeline, APagesOutlineIsItsHeadings) {
   std::string rst = "Title\n=====\n\nIntro.\n\nTemperature\n-----------\n\nThe cell temperature model.\n";
   EXPECT_EQ(page_outline(rst, {}, 1000, count), "1: Title\n⋮\n6: Temperature\n");
   EXPECT_EQ(page_outline("No heading here.\nNor here.\n", {"here"}, 1000, count), "");
+  // Windows line ends, an unclosed front matter, a page of headings only:
+  // within the limit, counted exactly.
+  EXPECT_EQ(page_outline("# A\r\n\r\ntext\r\n## B\r\n", {}, 1000, count), "1: # A\n⋮\n4: ## B\n");
+  EXPECT_EQ(page_outline("---\ntitle: x\n# A\n", {}, 1000, count), "3: # A\n");
+  std::string headings;
+  for (int h = 0; h < 200000; ++h) headings += "## Section " + std::to_string(h) + "\n";
+  std::string many = page_outline(headings, {"section 199999"}, 80, count);
+  EXPECT_LE(count, 80u);
+  EXPECT_EQ(count, tokens::count(many));
+  EXPECT_NE(many.find("200000: ## Section 199999\n"), std::string::npos) << many;
   EXPECT_TRUE(is_text_page("docs/guide/Select.MD"));
   EXPECT_TRUE(is_text_page("docs/api.rst"));
   EXPECT_FALSE(is_text_page("docs/api.json"));
