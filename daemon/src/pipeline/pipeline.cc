@@ -1196,18 +1196,18 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   // plain word names too many folders.
   if (weights().folder > 0) {
     static const regex::Regex kHyphenated(R"([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+)");
-    std::vector<std::string> named;
+    std::vector<std::string> named;  // "/apollo-client/", found in "/" + the path
     kHyphenated.for_each(title, [&](const regex::Match& m) {
-      named.push_back(lower(std::string(m.group(0))));
+      named.push_back("/" + lower(std::string(m.group(0))) + "/");
       return named.size() < 8;
     });
     if (!named.empty())
       for (auto& [path, candidate] : candidates) {
-        std::string lowered = lower(path);
+        std::string lowered = "/" + lower(path);
         for (const std::string& folder : named)
-          if (lowered.starts_with(folder + "/") || lowered.find("/" + folder + "/") != std::string::npos) {
+          if (lowered.find(folder) != std::string::npos) {
             candidate.score *= 1.0 + weights().folder;
-            explain(candidate, "folder " + folder);
+            explain(candidate, "folder " + folder.substr(1, folder.size() - 2));
             break;
           }
       }

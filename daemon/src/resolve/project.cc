@@ -117,6 +117,20 @@ std::optional<std::string> toml_value(const std::string& text, std::string_view 
   return std::nullopt;
 }
 
+// go.mod's module path: the first line starting "module", unquoted.
+std::optional<std::string> go_module_path(std::string_view text) {
+  for (std::size_t start = 0; start < text.size();) {
+    std::size_t end = std::min(text.find('\n', start), text.size());
+    std::string_view line = text.substr(start, end - start);
+    start = end + 1;
+    if (!line.starts_with("module")) continue;
+    std::size_t first = line.find_first_not_of(" \t\"", 6), last = line.find_last_not_of(" \t\r\"");
+    if (first != std::string_view::npos && last >= first) return std::string(line.substr(first, last - first + 1));
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 std::string strip_extension(const std::string& path) {
   for (std::string_view extension : {".d.ts", ".ts", ".tsx", ".js", ".mjs", ".cjs", ".jsx"})
     if (path.size() > extension.size() && path.compare(path.size() - extension.size(), extension.size(), extension) == 0)
@@ -138,15 +152,7 @@ std::optional<std::string> manifest_name(std::string_view file, const std::strin
   } else if (file == "Cargo.toml") {
     name = toml_value(text, "[package]", "name");
   } else if (file == "go.mod") {
-    for (std::size_t start = 0; start < text.size();) {
-      std::size_t end = std::min(text.find('\n', start), text.size());
-      std::string_view line(text.data() + start, end - start);
-      start = end + 1;
-      if (!line.starts_with("module")) continue;
-      std::size_t first = line.find_first_not_of(" \t\"", 6), last = line.find_last_not_of(" \t\r\"");
-      if (first != std::string_view::npos && last >= first) name = std::string(line.substr(first, last - first + 1));
-      break;
-    }
+    name = go_module_path(text);
   }
   if (!name) return std::nullopt;
   std::string_view whole(*name);
@@ -259,18 +265,7 @@ void Project::add(const std::string& rel_path) {
   } else if (base == "go.mod") {
     std::optional<std::string> text = read(rel_path);
     if (!text) return;
-    std::size_t start = 0;
-    while (start < text->size()) {
-      std::size_t end = text->find('\n', start);
-      if (end == std::string::npos) end = text->size();
-      std::string line = text->substr(start, end - start);
-      start = end + 1;
-      if (line.rfind("module", 0) != 0) continue;
-      std::size_t first = line.find_first_not_of(" \t\"", 6);
-      std::size_t last = line.find_last_not_of(" \t\r\"");
-      if (first != std::string::npos && last >= first) go_modules_.emplace_back(line.substr(first, last - first + 1), dir);
-      break;
-    }
+    if (std::optional<std::string> module = go_module_path(*text)) go_modules_.emplace_back(std::move(*module), dir);
   } else if (base == "Cargo.toml") {
     std::optional<std::string> text = read(rel_path);
     if (!text) return;
