@@ -484,6 +484,7 @@ int run_query_command(const Common& common, const QueryOptions& query) {
       std::cout << "\n";
     }
     if (!pivot.documents.empty()) std::cout << "documents: " << quote_name(pivot.documents) << "\n";
+    if (!pivot.required_by.empty()) std::cout << "required by: " << quote_name(pivot.required_by) << "\n";
     if (!pivot.full_bodies.empty()) {
       std::cout << "bodies in full:";
       for (const auto& symbol : pivot.full_bodies) std::cout << " " << quote_name(symbol);

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <future>
 #include <initializer_list>
+#include <limits>
 #include <map>
 #include <set>
 #include <tuple>
@@ -377,6 +378,7 @@ struct Cutting {
   std::string text;  // "" when the file is not cut
   std::size_t first = 1;
   std::vector<std::tuple<std::size_t, std::size_t, std::string>> kept;  // start line, most lines, name
+  bool fixed = false;  // the cut stays as sent: budget left over does not grow it
 };
 
 // Cuts `pivot` from `cutting` to at most `limit` tokens; false when not one line fits.
@@ -498,6 +500,98 @@ std::vector<std::pair<std::string, std::string>> companion_docs(const std::vecto
         out.emplace_back(scored[i].second, code_paths[k]);
   }
   return out;
+}
+
+bool is_pull_request_template(std::string_view path) {
+  // Where GitHub looks for the template every pull request starts from (its
+  // documentation, "Creating a pull request template"): the root, docs/ or
+  // .github/. Not the alternatives in a PULL_REQUEST_TEMPLATE/ folder, which
+  // a pull request opts into (a release's checklist). Runs over every
+  // indexed file: most are turned away before anything is allocated.
+  if (path.find("EMPLATE") == std::string_view::npos && path.find("emplate") == std::string_view::npos) return false;
+  std::string name = lower(path);
+  return name == "pull_request_template.md" || name == "docs/pull_request_template.md" ||
+         name == ".github/pull_request_template.md";
+}
+
+std::string changelog_named_in(std::string_view checklist, const std::vector<graph::IndexedFile>& indexed) {
+  // The checklist's items ("- [ ] Update CHANGES.md").
+  std::vector<std::string_view> items;
+  for (std::string_view line : lines_of(checklist)) {
+    line = trimmed(line);
+    if (line.size() >= 5 && (line[0] == '-' || line[0] == '*' || line[0] == '+') && line[1] == ' ' && line[2] == '[' &&
+        (line[3] == ' ' || line[3] == 'x' || line[3] == 'X') && line[4] == ']')
+      items.push_back(line);
+  }
+  if (items.empty()) return "";
+  // `word` in `text` with no letter, digit, '_', '/' or '-' either side
+  // (not "changelog_unreleased/").
+  auto has_word = [](std::string_view text, std::string_view word) {
+    auto joins = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '/' || c == '-'; };
+    for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+      bool before = at > 0 && joins(text[at - 1]);
+      bool after = at + word.size() < text.size() && joins(text[at + word.size()]);
+      if (!before && !after) return true;
+    }
+    return false;
+  };
+  // `path` in `text` as a path of its own: not the end of a longer one,
+  // unless that is a link to it ("github.com/o/r/blob/main/CHANGES.md").
+  auto has_path = [](std::string_view text, std::string_view path) {
+    for (std::size_t at = text.find(path); at != std::string_view::npos; at = text.find(path, at + 1)) {
+      std::size_t end = at + path.size();
+      if (end < text.size() && std::isalnum(static_cast<unsigned char>(text[end]))) continue;
+      if (at == 0) return true;
+      char before = text[at - 1];
+      if (before != '/') {
+        if (!std::isalnum(static_cast<unsigned char>(before)) && before != '.' && before != '-' && before != '_')
+          return true;
+        continue;
+      }
+      std::string_view head = text.substr(0, at - 1);  // ".../blob/BRANCH"
+      std::size_t slash = head.rfind('/');
+      if (slash != std::string_view::npos && (head.substr(0, slash).ends_with("/blob") || head.substr(0, slash).ends_with("/tree")))
+        return true;
+    }
+    return false;
+  };
+  std::string best;
+  std::tuple<int, std::size_t, std::size_t> best_rank{0, 0, 0};  // how it is named, then shallow, then short
+  for (const graph::IndexedFile& file : indexed) {
+    if (!file.language.empty() || is_test_path(file.path) || is_vendored_path(file.path)) continue;
+    std::string_view base = base_name(file.path);
+    std::string_view stem = base.substr(0, base.find('.'));
+    if (stem.size() < 4 || stem.size() > 13) continue;  // no changelog's name (before allocating)
+    std::string key = page_key(stem);
+    if (key != "changelog" && key != "changes" && key != "history" && key != "news" && key != "releasenotes" &&
+        key != "whatsnew")
+      continue;
+    std::string lower_path = lower(file.path), lower_base = lower(base);
+    // By its path, in any case ("CHANGES.md" at the root, a link to it);
+    // by its whole name, somewhere; or by its stem: as written for a common
+    // word ("CHANGES", "ChangeLog"), in any case for a word that says
+    // changelog ("update the changelog").
+    int named = 0;
+    for (std::string_view item : items) {
+      std::string lower_item = lower(item);
+      if (has_path(lower_item, lower_path))
+        named = std::max(named, 3);
+      else if (base.find('.') != std::string_view::npos && has_word(lower_item, lower_base))
+        named = std::max(named, 2);
+      else if (has_word(item, stem) || ((key == "changelog" || key == "releasenotes" || key == "whatsnew") &&
+                                        has_word(lower_item, lower(stem))))
+        named = std::max(named, 1);
+    }
+    if (!named) continue;
+    std::size_t depth = static_cast<std::size_t>(std::count(file.path.begin(), file.path.end(), '/'));
+    std::tuple<int, std::size_t, std::size_t> rank{named, std::numeric_limits<std::size_t>::max() - depth,
+                                                   std::numeric_limits<std::size_t>::max() - file.path.size()};
+    if (best.empty() || rank > best_rank) {
+      best = file.path;
+      best_rank = rank;
+    }
+  }
+  return best;
 }
 
 namespace {
@@ -1390,6 +1484,33 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       companions.push_back(std::move(companion));
     }
   }
+  // The changelog the project's pull-request template asks every change to
+  // update ("- [ ] Update CHANGES.md"): its first lines, where the entry
+  // goes and how entries are written, in at most a 32nd of the budget.
+  // Not for small budgets, nor when it is ranked anyway.
+  if (request.max_tokens >= kCompanionsFrom) {
+    for (const graph::IndexedFile& file : indexed) {
+      if (!is_pull_request_template(file.path)) continue;
+      std::string changelog = changelog_named_in(walk::read_in_root(root, file.path, 64u << 10), indexed);
+      if (changelog.empty()) continue;
+      bool taken = std::any_of(companions.begin(), companions.end(),
+                               [&](const Companion& c) { return c.pivot.path == changelog; });
+      for (std::size_t i = 0; i < ranked.size() && i < kRankedConsidered; ++i) taken |= ranked[i].first == changelog;
+      if (taken) break;
+      Companion companion;
+      companion.text = walk::read_in_root(root, changelog, 4u << 20);
+      if (companion.text.empty()) break;
+      companion.pivot.path = changelog;
+      companion.pivot.required_by = file.path;
+      companion.pivot.raw_token_count = tokens::count(companion.text);
+      companion.cutting = Cutting{companion.text, 1, {}, true};
+      if (!apply_cut(companion.pivot, companion.cutting, std::min(budget, request.max_tokens / kLaterCompanionShare)))
+        break;
+      budget -= companion.pivot.token_count;
+      companions.push_back(std::move(companion));
+      break;
+    }
+  }
   // Files are packed in rank order, from the first 150 of the ranking (the
   // ranking lists request.ranking_size of them; left_out names those of
   // the listed or first twenty that did not fit).
@@ -1606,6 +1727,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     const std::string& text = sent_texts[p];
     if (budget < 32) break;
     if (pivot.level == 0 && pivot.lines.empty() && !pivot.outline) continue;
+    if (cuttings[p].fixed) continue;
     const graph::IndexedFile& file = *files.at(pivot.path);
     std::optional<lang::Language> language = lang::from_name(file.language);
     // An outline grows into the whole skeleton (a page's, into the whole

@@ -53,6 +53,7 @@ struct PivotFile {
   std::string lines;                 // "" for the whole file, "A-B" when only those lines are sent
   std::vector<std::string> full_bodies;  // level 2: the symbols whose bodies are sent in full
   std::string documents;             // a documentation page: the sent code file it describes
+  std::string required_by;           // a changelog: the pull-request template that asks for an entry
   // `content` is an outline: the first line of each definition, numbered
   // ("12: def total(self):"), "⋮" where lines are skipped (a file far down
   // the ranking whose skeleton does not fit its share).
@@ -154,6 +155,16 @@ bool is_doc_page(std::string_view path);
 // for a name more than eight pages carry. Each page with the file it describes.
 std::vector<std::pair<std::string, std::string>> companion_docs(const std::vector<graph::IndexedFile>& indexed,
                                                                 const std::vector<std::string>& code_paths);
+// The pull-request template every pull request starts from, where GitHub
+// looks for it: PULL_REQUEST_TEMPLATE.md (any case) at the root, in docs/
+// or .github/ (not the alternatives in a PULL_REQUEST_TEMPLATE/ folder).
+bool is_pull_request_template(std::string_view path);
+// The changelog an item of `checklist` (a pull-request template's
+// "- [ ] ..." lines) asks a change to update: an indexed text file named
+// CHANGELOG, CHANGES, HISTORY, NEWS, RELEASE-NOTES or WHATSNEW (any
+// extension) that an item names by its path or whole name, or by its stem
+// ("the CHANGES log", "a ChangeLog entry"). "" when none.
+std::string changelog_named_in(std::string_view checklist, const std::vector<graph::IndexedFile>& indexed);
 // The 1-based line of the heading (Markdown "#", reStructuredText title)
 // whose section holds most of `words` (case-insensitive); 1 when none holds any.
 std::size_t section_start(std::string_view text, const std::vector<std::string>& words);

@@ -437,6 +437,113 @@ TEST(Pipeline, CompanionDocsAreNamedAsTheModule) {
   EXPECT_FALSE(is_doc_page("node_modules/chip/docs/chip.md"));
 }
 
+TEST(Pipeline, AChangelogTheChecklistAsksFor) {
+  EXPECT_TRUE(is_pull_request_template(".github/PULL_REQUEST_TEMPLATE.md"));
+  EXPECT_TRUE(is_pull_request_template(".github/pull_request_template.md"));
+  EXPECT_TRUE(is_pull_request_template("PULL_REQUEST_TEMPLATE.md"));
+  EXPECT_TRUE(is_pull_request_template("docs/pull_request_template.md"));
+  EXPECT_FALSE(is_pull_request_template(".github/PULL_REQUEST_TEMPLATE/release_template.md"));
+  EXPECT_FALSE(is_pull_request_template("src/.github/pull_request_template.md"));
+  EXPECT_FALSE(is_pull_request_template(".github/ISSUE_TEMPLATE/bug_report.md"));
+  EXPECT_FALSE(is_pull_request_template(".github/pull_request_template.md.orig"));
+
+  auto files = [](std::vector<std::string> paths) {
+    std::vector<graph::IndexedFile> out;
+    for (std::string& path : paths) {
+      graph::IndexedFile file;
+      file.path = std::move(path);
+      if (file.path.ends_with(".py")) file.language = "python";
+      out.push_back(std::move(file));
+    }
+    return out;
+  };
+  std::vector<graph::IndexedFile> apollo =
+      files({"CHANGES.md", "changes/changes-2.0.0.md", "docs/CHANGES.md", "apollo-core/Changes.py", "README.md"});
+  // apollo's template: a link to the root file.
+  EXPECT_EQ(changelog_named_in("## Brief changelog\n\nXXXXX\n\nFollow this checklist:\n\n"
+                               "- [ ] Read the [`Contributing Guide`](https://github.com/o/r/blob/master/CONTRIBUTING.md)\n"
+                               "- [ ] Update the [`CHANGES` log](https://github.com/o/r/blob/master/CHANGES.md).\n",
+                               apollo),
+            "CHANGES.md");
+  // A path names that file, not the root's; a heading or prose is no checklist item.
+  EXPECT_EQ(changelog_named_in("- [ ] Add a line to docs/CHANGES.md\n", apollo), "docs/CHANGES.md");
+  EXPECT_EQ(changelog_named_in("## CHANGES.md\n\nUpdate CHANGES.md.\n", apollo), "");
+  // A common word names the file only as the file is written.
+  EXPECT_EQ(changelog_named_in("- [ ] My changes are tested\n- [x] No new changes to the API\n", apollo), "");
+  EXPECT_EQ(changelog_named_in("* [x] Summarised in CHANGES\n", apollo), "CHANGES.md");
+  // astroid's: the stem as written; a changelog in any case; the shallowest first.
+  std::vector<graph::IndexedFile> astroid = files({"ChangeLog", "doc/release.md", "astroid/history.py"});
+  EXPECT_EQ(changelog_named_in("- [ ] For new features or bug fixes, add a ChangeLog entry.\n", astroid), "ChangeLog");
+  std::vector<graph::IndexedFile> monorepo =
+      files({"packages/core/CHANGELOG.md", "CHANGELOG.md", "tests/CHANGELOG.md", "node_modules/x/CHANGELOG.md"});
+  EXPECT_EQ(changelog_named_in("+ [ ] Update the changelog\n", monorepo), "CHANGELOG.md");
+  EXPECT_EQ(changelog_named_in("- [ ] Add an entry to packages/core/CHANGELOG.md\n", monorepo),
+            "packages/core/CHANGELOG.md");
+  // Code is never the changelog; nothing named, nothing found.
+  EXPECT_EQ(changelog_named_in("- [ ] Update history\n", astroid), "");
+  EXPECT_EQ(changelog_named_in("", apollo), "");
+  EXPECT_EQ(changelog_named_in("- [ ] Tests pass\n", monorepo), "");
+  // prettier's: a new file in a folder named so, not the changelog.
+  EXPECT_EQ(changelog_named_in("- [ ] I've added my changes to `changelog_unreleased/*/pr-XXXX.md` file following "
+                               "`changelog_unreleased/TEMPLATE.md`.\n",
+                               monorepo),
+            "");
+}
+
+TEST(Pipeline, TheChangelogTheTemplateAsksForIsSent) {
+  TempTree tree("pipeline-checklist");
+  write_shop(tree);
+  // Code that says the task's words: the changelog is not among the ranked files.
+  for (int i = 0; i < 24; ++i)
+    tree.write("shop/offers/offer" + std::to_string(i) + ".py",
+               "def offer_total(cart):\n    \"\"\"The discount on a cart's total price.\"\"\"\n    return cart.total() * 0.9\n");
+  std::string changelog = "# Changelog\n\n## Unreleased\n\n* Nothing yet.\n\n";
+  for (int i = 0; i < 400; ++i)
+    changelog += "## 1." + std::to_string(i) + ".0\n\n* Change number " + std::to_string(i) + " of the shop.\n\n";
+  tree.write("CHANGELOG.md", changelog);
+  tree.write(".github/PULL_REQUEST_TEMPLATE.md",
+             "## What it does\n\n- [ ] Tests added\n- [ ] An entry in [CHANGELOG.md](CHANGELOG.md) under Unreleased\n");
+  auto store = indexed(tree);
+  Request request;
+  request.task = "Cart total ignores the discount\nCart.total() returns the full price above 100.";
+  request.max_tokens = 8000;
+  Result result = run_pipeline(*store, tree.root(), request);
+  ASSERT_FALSE(result.pivot_files.empty());
+  EXPECT_EQ(result.pivot_files[0].path, "shop/cart.py");
+  const PivotFile& last = result.pivot_files.back();
+  EXPECT_EQ(rank_of(result, "CHANGELOG.md"), 0u);
+  ASSERT_EQ(last.path, "CHANGELOG.md");
+  EXPECT_EQ(last.required_by, ".github/PULL_REQUEST_TEMPLATE.md");
+  EXPECT_TRUE(last.documents.empty());
+  // Its top, in a 32nd of the budget, not grown by the budget left over.
+  EXPECT_EQ(last.content.rfind("# Changelog\n\n## Unreleased\n", 0), 0u) << last.content;
+  EXPECT_EQ(last.lines.rfind("1-", 0), 0u) << last.lines;
+  EXPECT_LE(last.token_count, request.max_tokens / 32);
+  EXPECT_GT(last.token_count, 100u);
+  EXPECT_EQ(last.raw_token_count, tokens::count(changelog));
+  EXPECT_LT(result.tokens_sent, request.max_tokens / 2);  // budget was left, and not spent on the changelog
+  for (std::size_t i = 0; i + 1 < result.pivot_files.size(); ++i)
+    EXPECT_TRUE(result.pivot_files[i].required_by.empty()) << result.pivot_files[i].path;
+  // A small budget keeps to the code.
+  request.max_tokens = 2000;
+  result = run_pipeline(*store, tree.root(), request);
+  for (const PivotFile& pivot : result.pivot_files) EXPECT_NE(pivot.path, "CHANGELOG.md");
+
+  // Without the checklist item, no changelog.
+  TempTree plain("pipeline-checklist-none");
+  write_shop(plain);
+  plain.write("CHANGELOG.md", changelog);
+  plain.write(".github/PULL_REQUEST_TEMPLATE.md", "## What it does\n\n- [ ] Tests added\n\nSee the changelog.\n");
+  auto plain_store = indexed(plain);
+  request.max_tokens = 8000;
+  result = run_pipeline(*plain_store, plain.root(), request);
+  ASSERT_FALSE(result.pivot_files.empty());
+  for (const PivotFile& pivot : result.pivot_files) {
+    EXPECT_NE(pivot.path, "CHANGELOG.md");
+    EXPECT_TRUE(pivot.required_by.empty());
+  }
+}
+
 TEST(Pipeline, SectionStartFindsTheHeadingAboutTheWords) {
   std::string markdown = "# Select\n\nIntro.\n\n```sh\n# not a heading: ripple\n```\n\n## Props\n\nvalue\n\n"
                          "## Keyboard\n\nArrow keys move the focus; Home and End too.\n";

@@ -187,6 +187,7 @@ nlohmann::json to_json(const pipeline::Result& result) {
                       {"compression_level", pivot.level}, {"full_bodies", pivot.full_bodies},
                       {"lines", pivot.lines.empty() ? nlohmann::json(nullptr) : nlohmann::json(pivot.lines)},
                       {"documents", pivot.documents.empty() ? nlohmann::json(nullptr) : nlohmann::json(pivot.documents)},
+                      {"required_by", pivot.required_by.empty() ? nlohmann::json(nullptr) : nlohmann::json(pivot.required_by)},
                       {"outline", pivot.outline},
                       {"content", pivot.content}});
   nlohmann::json ranking = nlohmann::json::array();

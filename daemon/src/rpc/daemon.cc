@@ -66,7 +66,8 @@ json mcp_tools(bool structured) {
         "Start here for any task in this repository. Finds the code the task needs and returns it within a token "
         "budget: the files most likely to change (whole, or their relevant symbols in full), supporting files as "
         "skeletons (far down the ranking as outlines: numbered definition lines, a page's headings, `outline` true), "
-        "their documentation pages after them (`documents` names the file). Pass the whole issue or error text, "
+        "their documentation pages after them (`documents` names the file), and the top of the changelog when the "
+        "project's pull-request template asks for an entry (`required_by` names the template). Pass the whole issue or error text, "
         "stack traces included."},
        {"inputSchema",
         {{"type", "object"},

@@ -397,6 +397,29 @@ test('progress notifications while the first index is built, then the result', a
   await client.close();
 });
 
+test('get_context sends the top of the changelog the pull-request template asks for', async () => {
+  let changelog = '# Changelog\n\n## Unreleased\n\n- Nothing yet.\n\n';
+  for (let i = 0; i < 300; i++) changelog += `## 0.${i}.0\n\n- Release ${i} of the demo.\n\n`;
+  const root = makeFixture({
+    'CHANGELOG.md': changelog,
+    '.github/PULL_REQUEST_TEMPLATE.md': '## Summary\n\n- [ ] Tests pass\n- [ ] An entry in CHANGELOG.md under Unreleased\n',
+  });
+  const client = await connectClient(root, { name: 'comp-e2e-changelog' });
+  const task = 'parse_config crashes with KeyError when the settings file has upper-case keys';
+  const ctx = structured(await call(client, 'get_context', { task, max_tokens: 8000 }), 'get_context');
+  const last = ctx.pivot_files.at(-1);
+  assert.equal(last?.path, 'CHANGELOG.md', `last pivot file: ${ctx.pivot_files.map((f) => f.path)}`);
+  assert.equal(last.required_by, '.github/PULL_REQUEST_TEMPLATE.md');
+  assert.ok(last.content.startsWith('# Changelog\n\n## Unreleased\n'), last.content.slice(0, 80));
+  assert.match(last.lines ?? '', /^1-\d+$/);
+  assert.ok(last.token_count <= 8000 / 32 && last.token_count < last.raw_token_count, JSON.stringify(last.lines));
+  for (const f of ctx.pivot_files.slice(0, -1)) assert.equal(f.required_by, null, f.path);
+  // A small budget keeps to the code.
+  const small = structured(await call(client, 'get_context', { task, max_tokens: 2000 }), 'get_context (2000)');
+  assert.ok(!small.pivot_files.some((f) => f.path === 'CHANGELOG.md'), small.pivot_files.map((f) => f.path).join(' '));
+  await client.close();
+});
+
 test('two servers on the same root both answer', async () => {
   const root = makeFixture(bulkFiles(100));
   const [a, b] = await Promise.all([

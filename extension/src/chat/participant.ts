@@ -52,7 +52,11 @@ export function renderContext(result: PipelineResult): string {
       const fence = fenceFor(content);
       const note = file.outline ? ' (outline)' : file.compression_level > 0 ? ` (compressed, level ${file.compression_level})` : '';
       const lines = file.lines ? ` lines ${file.lines}` : '';
-      const documents = file.documents ? ` (documents ${file.documents})` : '';
+      const documents = file.documents
+        ? ` (documents ${file.documents})`
+        : file.required_by
+          ? ` (required by ${file.required_by})`
+          : '';
       return `### ${file.path}${lines}${note}${documents}\n\n${fence}${languageOf(file.path)}\n${content}${content.endsWith('\n') ? '' : '\n'}${fence}\n`;
     })
     .join('\n');
@@ -116,7 +120,9 @@ async function answerContext(
     stream.anchor(vscode.Uri.joinPath(daemon.folder, file.path), file.path);
     const kind = file.documents
       ? ` (documents ${file.documents})`
-      : file.outline
+      : file.required_by
+        ? ` (required by ${file.required_by})`
+        : file.outline
         ? ' (outline)'
         : file.compression_level > 0
           ? ' (signatures)'

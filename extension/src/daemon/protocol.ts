@@ -57,6 +57,8 @@ export interface PivotFile {
   readonly full_bodies?: readonly string[];
   /** A documentation page sent beside the code: the code file it describes. */
   readonly documents?: string | null;
+  /** A changelog's first lines: the pull-request template whose checklist asks every change for an entry. */
+  readonly required_by?: string | null;
   /** `content` is an outline: the first line of each definition (of a page: its headings), numbered, `⋮` where lines are skipped. */
   readonly outline?: boolean;
   readonly content?: string;
