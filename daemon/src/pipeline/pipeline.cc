@@ -502,18 +502,6 @@ std::vector<std::pair<std::string, std::string>> companion_docs(const std::vecto
   return out;
 }
 
-bool is_pull_request_template(std::string_view path) {
-  // Where GitHub looks for the template every pull request starts from (its
-  // documentation, "Creating a pull request template"): the root, docs/ or
-  // .github/. Not the alternatives in a PULL_REQUEST_TEMPLATE/ folder, which
-  // a pull request opts into (a release's checklist). Runs over every
-  // indexed file: most are turned away before anything is allocated.
-  if (path.find("EMPLATE") == std::string_view::npos && path.find("emplate") == std::string_view::npos) return false;
-  std::string name = lower(path);
-  return name == "pull_request_template.md" || name == "docs/pull_request_template.md" ||
-         name == ".github/pull_request_template.md";
-}
-
 std::string changelog_named_in(std::string_view checklist, const std::vector<graph::IndexedFile>& indexed) {
   // The checklist's items ("- [ ] Update CHANGES.md").
   std::vector<std::string_view> items;
@@ -1489,9 +1477,14 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   // goes and how entries are written, in at most a 32nd of the budget.
   // Not for small budgets, nor when it is ranked anyway.
   if (request.max_tokens >= kCompanionsFrom) {
-    for (const graph::IndexedFile& file : indexed) {
-      if (!is_pull_request_template(file.path)) continue;
-      std::string changelog = changelog_named_in(walk::read_in_root(root, file.path, 64u << 10), indexed);
+    // Where GitHub looks for the template every pull request starts from
+    // ("Creating a pull request template"); not the alternatives in a
+    // PULL_REQUEST_TEMPLATE/ folder, which a pull request opts into.
+    for (std::string_view template_path :
+         {".github/PULL_REQUEST_TEMPLATE.md", ".github/pull_request_template.md", "PULL_REQUEST_TEMPLATE.md",
+          "pull_request_template.md", "docs/PULL_REQUEST_TEMPLATE.md", "docs/pull_request_template.md"}) {
+      if (!files.count(template_path)) continue;
+      std::string changelog = changelog_named_in(walk::read_in_root(root, std::string(template_path), 64u << 10), indexed);
       if (changelog.empty()) continue;
       bool taken = std::any_of(companions.begin(), companions.end(),
                                [&](const Companion& c) { return c.pivot.path == changelog; });
@@ -1501,7 +1494,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       companion.text = walk::read_in_root(root, changelog, 4u << 20);
       if (companion.text.empty()) break;
       companion.pivot.path = changelog;
-      companion.pivot.required_by = file.path;
+      companion.pivot.required_by = template_path;
       companion.pivot.raw_token_count = tokens::count(companion.text);
       companion.cutting = Cutting{companion.text, 1, {}, true};
       if (!apply_cut(companion.pivot, companion.cutting, std::min(budget, request.max_tokens / kLaterCompanionShare)))
@@ -1515,9 +1508,18 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   // ranking lists request.ranking_size of them; left_out names those of
   // the listed or first twenty that did not fit).
   constexpr std::size_t kTailFrom = 4;  // from the fifth file: the tail
+  constexpr std::uint64_t kLargestTailText = 256u << 10;  // a larger file that is not code is left out there
   constexpr double kClearLead = 1.5;    // the strongest file's score over the second's that earns it half
   const bool clear_lead = ranked.size() < 2 || ranked[0].second->score >= kClearLead * ranked[1].second->score;
   const std::size_t listed = std::max<std::size_t>(request.ranking_size, kRankedConsidered);
+  // A 16th of the budget is kept for the pages among the 150 that the
+  // files' shares do not reach: a page far down goes as its headings, in a
+  // 192nd of the budget (at least 40 tokens), where a code file's outline
+  // takes a 96th. The docs a feature changes often rank there. What the
+  // pages leave goes back to the best files with the rest.
+  constexpr std::size_t kPageReserve = 16, kLatePageShare = 192, kLeastLatePage = 40;
+  std::size_t page_reserve = request.max_tokens >= kCompanionsFrom ? std::min(budget, request.max_tokens / kPageReserve) : 0;
+  budget -= page_reserve;
   for (std::size_t i = 0; i < ranked.size() && i < std::max(listed, kPackConsidered); ++i) {
     if (request.cancelled && request.cancelled()) throw Cancelled();
     if (budget < 32) {
@@ -1539,7 +1541,6 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     // A large file that is not code (a changelog, a lock file) far down
     // the ranking is left out: counting its tokens, which the cache keeps
     // only for code, costs more than its few lines there are worth.
-    constexpr std::uint64_t kLargestTailText = 256u << 10;
     if (result.pivot_files.size() >= kTailFrom && file.language.empty() && file.size > kLargestTailText) {
       if (i < listed) result.left_out.push_back(path);
       continue;
@@ -1712,6 +1713,38 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     result.pivot_files.push_back(std::move(pivot));
     sent_texts.push_back(std::move(text));
     cuttings.push_back(std::move(cutting));
+  }
+  budget += page_reserve;
+  if (page_reserve) {
+    std::unordered_set<std::string_view> taken;
+    for (const PivotFile& pivot : result.pivot_files) taken.insert(pivot.path);
+    for (const Companion& companion : companions) taken.insert(companion.pivot.path);
+    const std::size_t page_share = std::max(request.max_tokens / kLatePageShare, kLeastLatePage);
+    for (std::size_t i = 0; i < ranked.size() && i < kPackConsidered && budget >= kLeastLatePage; ++i) {
+      const std::string& path = ranked[i].first;
+      if (!is_text_page(path) || taken.count(path) || (!about_tests && is_test_path(path))) continue;
+      const graph::IndexedFile& file = *files.at(path);
+      if (file.size > kLargestTailText) continue;  // its count is not cached (as in the tail above)
+      std::string text = walk::read_in_root(root, path, 4u << 20);
+      if (text.empty()) continue;
+      std::size_t count = 0;
+      std::string outline = page_outline(text, title_words, std::min(budget, page_share), count);
+      if (outline.empty()) continue;
+      PivotFile pivot;
+      pivot.path = path;
+      pivot.score = ranked[i].second->score;
+      pivot.content = std::move(outline);
+      pivot.token_count = count;
+      pivot.outline = true;
+      pivot.raw_token_count = tokens::count(text);
+      budget -= count;
+      result.tokens_sent += count;
+      result.raw_tokens += pivot.raw_token_count;
+      std::erase(result.left_out, path);
+      result.pivot_files.push_back(std::move(pivot));
+      sent_texts.push_back(std::move(text));
+      cuttings.emplace_back();
+    }
   }
   for (Companion& companion : companions) {
     result.tokens_sent += companion.pivot.token_count;

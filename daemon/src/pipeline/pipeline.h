@@ -155,10 +155,6 @@ bool is_doc_page(std::string_view path);
 // for a name more than eight pages carry. Each page with the file it describes.
 std::vector<std::pair<std::string, std::string>> companion_docs(const std::vector<graph::IndexedFile>& indexed,
                                                                 const std::vector<std::string>& code_paths);
-// The pull-request template every pull request starts from, where GitHub
-// looks for it: PULL_REQUEST_TEMPLATE.md (any case) at the root, in docs/
-// or .github/ (not the alternatives in a PULL_REQUEST_TEMPLATE/ folder).
-bool is_pull_request_template(std::string_view path);
 // The changelog an item of `checklist` (a pull-request template's
 // "- [ ] ..." lines) asks a change to update: an indexed text file named
 // CHANGELOG, CHANGES, HISTORY, NEWS, RELEASE-NOTES or WHATSNEW (any

@@ -438,15 +438,6 @@ TEST(Pipeline, CompanionDocsAreNamedAsTheModule) {
 }
 
 TEST(Pipeline, AChangelogTheChecklistAsksFor) {
-  EXPECT_TRUE(is_pull_request_template(".github/PULL_REQUEST_TEMPLATE.md"));
-  EXPECT_TRUE(is_pull_request_template(".github/pull_request_template.md"));
-  EXPECT_TRUE(is_pull_request_template("PULL_REQUEST_TEMPLATE.md"));
-  EXPECT_TRUE(is_pull_request_template("docs/pull_request_template.md"));
-  EXPECT_FALSE(is_pull_request_template(".github/PULL_REQUEST_TEMPLATE/release_template.md"));
-  EXPECT_FALSE(is_pull_request_template("src/.github/pull_request_template.md"));
-  EXPECT_FALSE(is_pull_request_template(".github/ISSUE_TEMPLATE/bug_report.md"));
-  EXPECT_FALSE(is_pull_request_template(".github/pull_request_template.md.orig"));
-
   auto files = [](std::vector<std::string> paths) {
     std::vector<graph::IndexedFile> out;
     for (std::string& path : paths) {
@@ -501,7 +492,7 @@ TEST(Pipeline, TheChangelogTheTemplateAsksForIsSent) {
   for (int i = 0; i < 400; ++i)
     changelog += "## 1." + std::to_string(i) + ".0\n\n* Change number " + std::to_string(i) + " of the shop.\n\n";
   tree.write("CHANGELOG.md", changelog);
-  tree.write(".github/PULL_REQUEST_TEMPLATE.md",
+  tree.write("docs/pull_request_template.md",
              "## What it does\n\n- [ ] Tests added\n- [ ] An entry in [CHANGELOG.md](CHANGELOG.md) under Unreleased\n");
   auto store = indexed(tree);
   Request request;
@@ -513,7 +504,7 @@ TEST(Pipeline, TheChangelogTheTemplateAsksForIsSent) {
   const PivotFile& last = result.pivot_files.back();
   EXPECT_EQ(rank_of(result, "CHANGELOG.md"), 0u);
   ASSERT_EQ(last.path, "CHANGELOG.md");
-  EXPECT_EQ(last.required_by, ".github/PULL_REQUEST_TEMPLATE.md");
+  EXPECT_EQ(last.required_by, "docs/pull_request_template.md");
   EXPECT_TRUE(last.documents.empty());
   // Its top, in a 32nd of the budget, not grown by the budget left over.
   EXPECT_EQ(last.content.rfind("# Changelog\n\n## Unreleased\n", 0), 0u) << last.content;
@@ -702,6 +693,52 @@ TEST(Pipeline, QuotedMessageFindsItsLiteral) {
 // whose skeleton does not fit goes as its outline; tests there are not sent.
 // The strongest file takes up to half the budget only when it leads the
 // second clearly; among equals, a quarter.
+TEST(Pipeline, APageTheSharesDoNotReachGoesAsItsHeadings) {
+  TempTree tree("pipeline-late-page");
+  for (int f = 0; f < 100; ++f) {
+    std::string text = "class Exporter" + std::to_string(f) + ":\n";
+    for (int m = 0; m < 50; ++m)
+      text += "    def export_csv_rows_" + std::to_string(m) + "(self, rows, target_path):\n"
+              "        \"\"\"Export the csv rows to the target path.\"\"\"\n        return write(rows, target_path)\n\n";
+    tree.write("export/exporter_" + std::to_string(f) + ".py", text);
+  }
+  std::string page = "# Exporters\n\n";
+  for (int p = 0; p < 20; ++p)
+    page += "## Format " + std::to_string(p) + "\n\nHow format " + std::to_string(p) + " is laid out.\n\n";
+  page += "## CSV rows\n\nThe csv export writes one line per row.\n";
+  tree.write("docs/exporters.md", page);
+  auto store = indexed(tree);
+  Request request;
+  request.task = "csv export drops rows\nEvery exporter's csv export drops rows on write.";
+  request.max_tokens = 8000;
+  request.ranking_size = 150;
+  Result result = run_pipeline(*store, tree.root(), request);
+  std::size_t page_rank = rank_of(result, "docs/exporters.md");
+  ASSERT_GT(page_rank, 0u);
+  auto sent = [&](const std::string& path) {
+    return std::find_if(result.pivot_files.begin(), result.pivot_files.end(),
+                        [&](const PivotFile& pivot) { return pivot.path == path; });
+  };
+  // The code files' shares run out above it...
+  std::size_t skipped = 0;
+  for (std::size_t i = 0; i + 1 < page_rank; ++i) skipped += sent(result.ranking[i].path) == result.pivot_files.end();
+  EXPECT_GT(skipped, 0u) << "page ranked " << page_rank;
+  // ...yet it goes, as its headings, the section with the title's words first.
+  auto at = sent("docs/exporters.md");
+  ASSERT_NE(at, result.pivot_files.end());
+  EXPECT_TRUE(at->outline);
+  EXPECT_LE(at->token_count, std::max<std::size_t>(request.max_tokens / 192, 40));
+  EXPECT_EQ(at->content.rfind("1: # Exporters\n⋮\n", 0), 0u) << at->content;
+  EXPECT_NE(at->content.find(": ## CSV rows"), std::string::npos) << at->content;
+  EXPECT_EQ(at->token_count, tokens::count(at->content));
+  EXPECT_EQ(std::find(result.left_out.begin(), result.left_out.end(), "docs/exporters.md"), result.left_out.end());
+  EXPECT_LE(result.tokens_sent, request.max_tokens);
+  // A small budget keeps to the code.
+  request.max_tokens = 2000;
+  result = run_pipeline(*store, tree.root(), request);
+  EXPECT_EQ(sent("docs/exporters.md"), result.pivot_files.end());
+}
+
 TEST(Pipeline, ThePackReachesManyFiles) {
   TempTree tree("pipeline-many");
   for (int f = 0; f < 100; ++f) {
