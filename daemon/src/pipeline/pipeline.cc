@@ -464,11 +464,21 @@ std::vector<std::pair<std::string, std::string>> companion_docs(const std::vecto
     if (!file.language.empty() || !is_doc_page(file.path)) continue;
     std::string_view base = base_name(file.path);
     std::string key = page_key(base.substr(0, base.find('.')));
+    // Its folder, when the page is named within it as a category
+    // (functions/math.rst documents MathFunctions, connector/hive.md HiveConnector).
+    std::string_view parent = std::string_view(file.path).substr(0, file.path.size() - base.size());
+    if (!parent.empty()) parent.remove_suffix(1);
+    std::string folder = page_key(base_name(parent)), category = folder;
+    if (category.ends_with('s')) category.pop_back();
     for (std::size_t k = 0; k < keys.size(); ++k) {
       const std::string& name = keys[k];
       if (name.size() < 3) continue;
       bool exact = key == name;
-      if (exact || key == name + "s" || (name.ends_with('s') && key == name.substr(0, name.size() - 1)))
+      bool categorised = false;
+      for (const std::string* part : {&folder, &category})
+        categorised = categorised || (key.size() >= 3 && part->size() >= 3 && name.size() == key.size() + part->size() &&
+                                      (name == key + *part || name == *part + key));
+      if (exact || key == name + "s" || (name.ends_with('s') && key == name.substr(0, name.size() - 1)) || categorised)
         found[k].emplace_back(file.path, exact);
     }
   }

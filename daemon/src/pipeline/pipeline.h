@@ -150,7 +150,8 @@ bool is_example_path(std::string_view path);
 bool is_doc_page(std::string_view path);
 // The documentation of `code_paths`, as packs send it beside them: pages
 // named as each file's module (Chip/Chip.js -> chip.md, chip.json;
-// events/stream/index.js -> streams.md; invokeLocal/ -> invoke-local.md),
+// events/stream/index.js -> streams.md; invokeLocal/ -> invoke-local.md;
+// within a folder naming its category: MathFunctions.java -> functions/math.rst),
 // the ones sharing most folders with the file, at most two per file; none
 // for a name more than eight pages carry. Each page with the file it describes.
 std::vector<std::pair<std::string, std::string>> companion_docs(const std::vector<graph::IndexedFile>& indexed,

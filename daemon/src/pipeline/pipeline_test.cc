@@ -422,6 +422,19 @@ TEST(Pipeline, CompanionDocsAreNamedAsTheModule) {
                            {"packages/mui-material/src/Stepper/Stepper.js"}),
             (Pairs{{"docs/pages/material-ui/api/stepper.json", "packages/mui-material/src/Stepper/Stepper.js"},
                    {"docs/translations/api-docs/stepper/stepper.json", "packages/mui-material/src/Stepper/Stepper.js"}}));
+  // A page named within its folder as a category: functions/math.rst is
+  // MathFunctions', connector/hive.md HiveConnector's; not Math's or Hive's own.
+  std::vector<graph::IndexedFile> categories =
+      files({"main/src/scalar/MathFunctions.java", "docs/functions/math.rst", "docs/functions/string.rst",
+             "hive/src/HiveConnector.java", "docs/connector/hive.md", "docs/connector/kafka.md", "docs/misc/hive.md"});
+  for (graph::IndexedFile& file : categories)
+    if (file.path.ends_with(".java")) file.language = "java";
+  EXPECT_EQ(companion_docs(categories, {"main/src/scalar/MathFunctions.java"}),
+            (Pairs{{"docs/functions/math.rst", "main/src/scalar/MathFunctions.java"}}));
+  EXPECT_EQ(companion_docs(categories, {"hive/src/HiveConnector.java"}),
+            (Pairs{{"docs/connector/hive.md", "hive/src/HiveConnector.java"}}));
+  EXPECT_TRUE(companion_docs(files({"src/Math.js", "docs/functions/math.rst"}), {"src/Math.js"}).size() == 1);
+  EXPECT_TRUE(companion_docs(files({"src/Functions.js", "docs/functions/math.rst"}), {"src/Functions.js"}).empty());
   // A top-level index file names no module.
   EXPECT_TRUE(companion_docs(files({"index.js", "docs/index.md"}), {"index.js"}).empty());
   // A name that too many pages carry points nowhere.
