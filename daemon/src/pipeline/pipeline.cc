@@ -1726,7 +1726,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   }
   budget += page_reserve;
   if (page_reserve) {
-    std::unordered_set<std::string_view> taken;
+    std::unordered_set<std::string> taken;  // copies: pivot_files grows below
     for (const PivotFile& pivot : result.pivot_files) taken.insert(pivot.path);
     for (const Companion& companion : companions) taken.insert(companion.pivot.path);
     const std::size_t page_share = std::max(request.max_tokens / kLatePageShare, kLeastLatePage);
