@@ -680,7 +680,8 @@ Store::TokenRows Store::token_rows(FullText index, const std::vector<std::string
   // The index's row count, as bm25 reads it, in a query on the commonest token.
   Statement total(db_, ("SELECT comp_row_count(" + table + ") FROM " + table + " WHERE " + table +
                         " MATCH ?1 LIMIT 1").c_str());
-  total.bind(1, fts_phrase(tokens[most]));
+  const std::string phrase = fts_phrase(tokens[most]);  // bound SQLITE_STATIC: it must outlive the step
+  total.bind(1, phrase);
   if (total.step()) out.total = total.integer(0);
   return out;
 }
