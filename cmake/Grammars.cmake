@@ -12,11 +12,14 @@ target_compile_options(tree_sitter_core PRIVATE -O3 -w)
 target_compile_definitions(tree_sitter_core PRIVATE _POSIX_C_SOURCE=200112L _DEFAULT_SOURCE)
 set_target_properties(tree_sitter_core PROPERTIES POSITION_INDEPENDENT_CODE ON)
 
-# comp_grammar(ID DIR): DIR holds src/parser.c and maybe src/scanner.c.
+# comp_grammar(ID DIR [SCANNER]): DIR holds src/parser.c and maybe
+# src/scanner.c (or SCANNER, a fixed copy of it).
 set(COMP_GRAMMAR_TARGETS "")
 function(comp_grammar id dir)
   set(srcs ${dir}/src/parser.c)
-  if(EXISTS ${dir}/src/scanner.c)
+  if(ARGC GREATER 2)
+    list(APPEND srcs ${ARGV2})
+  elseif(EXISTS ${dir}/src/scanner.c)
     list(APPEND srcs ${dir}/src/scanner.c)
   endif()
   add_library(grammar_${id} STATIC ${srcs})
@@ -40,7 +43,31 @@ comp_grammar(c_sharp ${G}/tree-sitter-c-sharp)
 comp_grammar(ruby ${G}/tree-sitter-ruby)
 comp_grammar(php ${G}/tree-sitter-php/php)
 comp_grammar(kotlin ${G}/@tree-sitter-grammars/tree-sitter-kotlin)
-comp_grammar(swift ${G}/tree-sitter-swift)
+# tree-sitter-swift 0.7.1's scanner allocates its state with
+# calloc(0, sizeof(struct ScannerState)) and then reads and writes 4 bytes
+# of it: a heap overflow on every Swift file (AddressSanitizer; glibc's
+# smallest block hides it). Fixed upstream after 0.7.1
+# (alex-pinkus/tree-sitter-swift#554, calloc(1, ...)); until npm has a
+# release with it, a copy with that one change is compiled. The build stops
+# if the line is gone, so that a fixed release drops the copy.
+set(swift_scanner ${G}/tree-sitter-swift/src/scanner.c)
+file(READ ${swift_scanner} swift_scanner_text)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${swift_scanner})
+string(FIND "${swift_scanner_text}" "calloc(0, sizeof(struct ScannerState))" swift_bug)
+if(swift_bug EQUAL -1)
+  message(FATAL_ERROR "tree-sitter-swift's scanner no longer has calloc(0, ...): remove its fixed copy from cmake/Grammars.cmake")
+endif()
+string(REPLACE "calloc(0, sizeof(struct ScannerState))" "calloc(1, sizeof(struct ScannerState))" swift_scanner_text
+       "${swift_scanner_text}")
+set(swift_scanner_fixed ${CMAKE_BINARY_DIR}/generated/tree-sitter-swift/scanner.c)
+set(swift_scanner_old "")
+if(EXISTS ${swift_scanner_fixed})
+  file(READ ${swift_scanner_fixed} swift_scanner_old)
+endif()
+if(NOT swift_scanner_old STREQUAL swift_scanner_text)  # rewritten only when it changes: no needless rebuild
+  file(WRITE ${swift_scanner_fixed} "${swift_scanner_text}")
+endif()
+comp_grammar(swift ${G}/tree-sitter-swift ${swift_scanner_fixed})
 comp_grammar(lua ${G}/@tree-sitter-grammars/tree-sitter-lua)
 comp_grammar(bash ${G}/tree-sitter-bash)
 
