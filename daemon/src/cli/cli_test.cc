@@ -312,6 +312,27 @@ TEST_F(CliTest, QuerySendsTheDocumentationPageOfTheStrongestFile) {
   EXPECT_NE(text.out.find("documents: pkg/core.py"), std::string::npos) << text.out;
 }
 
+TEST_F(CliTest, QuerySendsTheChangelogThePullRequestTemplateAsksFor) {
+  fs::create_directories(root_ / ".github");
+  std::ofstream(root_ / ".github" / "PULL_REQUEST_TEMPLATE.md") << "- [ ] Tests pass\n- [ ] An entry in CHANGES.md\n";
+  std::ofstream(root_ / "CHANGES.md") << "Changes\n=======\n\nNext\n----\n\n* Nothing yet.\n";
+  Result query = comp({"query", "parse_expr crashes on empty input: Parser().parse returns None", "--root",
+                       root_.string(), "--json", "--max-tokens", "8000"});
+  ASSERT_EQ(query.exit_code, 0) << query.err;
+  auto result = nlohmann::json::parse(query.out);
+  ASSERT_FALSE(result["pivot_files"].empty());
+  EXPECT_TRUE(result["pivot_files"][0]["required_by"].is_null());
+  const auto& last = result["pivot_files"].back();
+  EXPECT_EQ(last["path"], "CHANGES.md");
+  EXPECT_EQ(last["required_by"], ".github/PULL_REQUEST_TEMPLATE.md");
+  EXPECT_EQ(last["content"], "Changes\n=======\n\nNext\n----\n\n* Nothing yet.\n");
+  Result text = comp({"query", "parse_expr crashes on empty input: Parser().parse returns None", "--root",
+                      root_.string(), "--max-tokens", "8000", "--no-refresh"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("## CHANGES.md"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("required by: .github/PULL_REQUEST_TEMPLATE.md"), std::string::npos) << text.out;
+}
+
 // A file name is data from the repository: one holding a newline or a
 // terminal escape sequence is printed quoted, as git prints it, by every
 // human-readable output; JSON carries the name as it is.
