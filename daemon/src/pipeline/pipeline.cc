@@ -560,6 +560,7 @@ std::string changelog_named_in(std::string_view checklist, const std::vector<gra
     std::string_view base = base_name(file.path);
     std::string_view stem = base.substr(0, base.find('.'));
     if (stem.size() < 4 || stem.size() > 13) continue;  // no changelog's name (before allocating)
+    if (docs::format_of(file.path)) continue;             // a PDF or Office file: not text to send
     std::string key = page_key(stem);
     if (key != "changelog" && key != "changes" && key != "history" && key != "news" && key != "releasenotes" &&
         key != "whatsnew")

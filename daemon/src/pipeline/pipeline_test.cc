@@ -476,7 +476,7 @@ TEST(Pipeline, AChangelogTheChecklistAsksFor) {
   EXPECT_EQ(changelog_named_in("- [ ] My changes are tested\n- [x] No new changes to the API\n", apollo), "");
   EXPECT_EQ(changelog_named_in("* [x] Summarised in CHANGES\n", apollo), "CHANGES.md");
   // astroid's: the stem as written; a changelog in any case; the shallowest first.
-  std::vector<graph::IndexedFile> astroid = files({"ChangeLog", "doc/release.md", "astroid/history.py"});
+  std::vector<graph::IndexedFile> astroid = files({"ChangeLog", "doc/release.md", "astroid/history.py", "Changes.pdf"});
   EXPECT_EQ(changelog_named_in("- [ ] For new features or bug fixes, add a ChangeLog entry.\n", astroid), "ChangeLog");
   std::vector<graph::IndexedFile> monorepo =
       files({"packages/core/CHANGELOG.md", "CHANGELOG.md", "tests/CHANGELOG.md", "node_modules/x/CHANGELOG.md"});
@@ -485,6 +485,7 @@ TEST(Pipeline, AChangelogTheChecklistAsksFor) {
             "packages/core/CHANGELOG.md");
   // Code is never the changelog; nothing named, nothing found.
   EXPECT_EQ(changelog_named_in("- [ ] Update history\n", astroid), "");
+  EXPECT_EQ(changelog_named_in("- [ ] Update Changes.pdf\n", astroid), "");  // a document is no text to send
   EXPECT_EQ(changelog_named_in("", apollo), "");
   EXPECT_EQ(changelog_named_in("- [ ] Tests pass\n", monorepo), "");
   // prettier's: a new file in a folder named so, not the changelog.
