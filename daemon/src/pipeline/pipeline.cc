@@ -10,7 +10,6 @@
 #include <cmath>
 #include <future>
 #include <initializer_list>
-#include <limits>
 #include <map>
 #include <set>
 #include <tuple>
@@ -522,6 +521,8 @@ std::string changelog_named_in(std::string_view checklist, const std::vector<gra
       items.push_back(line);
   }
   if (items.empty()) return "";
+  std::vector<std::string> lower_items;
+  for (std::string_view item : items) lower_items.push_back(lower(item));
   // `word` in `text` with no letter, digit, '_', '/' or '-' either side
   // (not "changelog_unreleased/").
   auto has_word = [](std::string_view text, std::string_view word) {
@@ -554,7 +555,7 @@ std::string changelog_named_in(std::string_view checklist, const std::vector<gra
     return false;
   };
   std::string best;
-  std::tuple<int, std::size_t, std::size_t> best_rank{0, 0, 0};  // how it is named, then shallow, then short
+  std::tuple<int, std::ptrdiff_t, std::ptrdiff_t> best_rank{0, 0, 0};  // how it is named, then shallow, then short
   for (const graph::IndexedFile& file : indexed) {
     if (!file.language.empty() || is_test_path(file.path) || is_vendored_path(file.path)) continue;
     std::string_view base = base_name(file.path);
@@ -566,25 +567,25 @@ std::string changelog_named_in(std::string_view checklist, const std::vector<gra
         key != "whatsnew")
       continue;
     std::string lower_path = lower(file.path), lower_base = lower(base);
+    std::string_view lower_stem = std::string_view(lower_base).substr(0, stem.size());
     // By its path, in any case ("CHANGES.md" at the root, a link to it);
     // by its whole name, somewhere; or by its stem: as written for a common
     // word ("CHANGES", "ChangeLog"), in any case for a word that says
     // changelog ("update the changelog").
     int named = 0;
-    for (std::string_view item : items) {
-      std::string lower_item = lower(item);
+    for (std::size_t n = 0; n < items.size(); ++n) {
+      std::string_view item = items[n], lower_item = lower_items[n];
       if (has_path(lower_item, lower_path))
         named = std::max(named, 3);
       else if (base.find('.') != std::string_view::npos && has_word(lower_item, lower_base))
         named = std::max(named, 2);
       else if (has_word(item, stem) || ((key == "changelog" || key == "releasenotes" || key == "whatsnew") &&
-                                        has_word(lower_item, lower(stem))))
+                                        has_word(lower_item, lower_stem)))
         named = std::max(named, 1);
     }
     if (!named) continue;
-    std::size_t depth = static_cast<std::size_t>(std::count(file.path.begin(), file.path.end(), '/'));
-    std::tuple<int, std::size_t, std::size_t> rank{named, std::numeric_limits<std::size_t>::max() - depth,
-                                                   std::numeric_limits<std::size_t>::max() - file.path.size()};
+    auto depth = std::count(file.path.begin(), file.path.end(), '/');
+    std::tuple<int, std::ptrdiff_t, std::ptrdiff_t> rank{named, -depth, -static_cast<std::ptrdiff_t>(file.path.size())};
     if (best.empty() || rank > best_rank) {
       best = file.path;
       best_rank = rank;
@@ -1393,6 +1394,14 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   pack::CompressionCache cache(store, root);
   std::vector<std::string> sent_texts;  // the whole text of each pivot file, for the second pass
   std::vector<Cutting> cuttings;        // what each cut pivot file was cut from
+  // Adds a placed file to the answer (its tokens already taken from the budget).
+  auto send = [&](PivotFile pivot, std::string text, Cutting cutting) {
+    result.tokens_sent += pivot.token_count;
+    result.raw_tokens += pivot.raw_token_count;
+    result.pivot_files.push_back(std::move(pivot));
+    sent_texts.push_back(std::move(text));
+    cuttings.push_back(std::move(cutting));
+  };
   std::size_t budget = request.max_tokens;
   // The skeleton with the task's bodies (functions the evidence names, a
   // named class keeps its members' skeleton) is offered for the strongest
@@ -1454,15 +1463,19 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     graph::split_identifiers(term, [&](std::string_view token, int, int) {
       if (token.size() >= 3) title_words.push_back(lower(token));
     });
+  // A page ranked among the first twenty is packed in rank order, not set aside.
+  auto ranked_anyway = [&](const std::string& path) {
+    for (std::size_t i = 0; i < ranked.size() && i < kRankedConsidered; ++i)
+      if (ranked[i].first == path) return true;
+    return false;
+  };
   if (request.max_tokens >= kCompanionsFrom) {
     std::vector<std::string> code;
     for (std::size_t i = 0; i < ranked.size() && i < kCodeAmong && code.size() < kCodeFiles; ++i) {
       if (plain_code(*files.at(ranked[i].first))) code.push_back(ranked[i].first);
     }
     for (const auto& [page, described] : companion_docs(indexed, code)) {
-      bool ranked_anyway = false;
-      for (std::size_t i = 0; i < ranked.size() && i < kRankedConsidered; ++i) ranked_anyway |= ranked[i].first == page;
-      if (ranked_anyway || companions.size() >= kCodeFiles) continue;
+      if (ranked_anyway(page) || companions.size() >= kCodeFiles) continue;
       Companion companion;
       companion.text = walk::read_in_root(root, page, 4u << 20);
       if (companion.text.empty()) continue;
@@ -1497,10 +1510,10 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       if (!files.count(template_path)) continue;
       std::string changelog = changelog_named_in(walk::read_in_root(root, std::string(template_path), 64u << 10), indexed);
       if (changelog.empty()) continue;
-      bool taken = std::any_of(companions.begin(), companions.end(),
-                               [&](const Companion& c) { return c.pivot.path == changelog; });
-      for (std::size_t i = 0; i < ranked.size() && i < kRankedConsidered; ++i) taken |= ranked[i].first == changelog;
-      if (taken) break;
+      if (ranked_anyway(changelog) || std::any_of(companions.begin(), companions.end(), [&](const Companion& c) {
+            return c.pivot.path == changelog;
+          }))
+        break;
       Companion companion;
       companion.text = walk::read_in_root(root, changelog, 4u << 20);
       if (companion.text.empty()) break;
@@ -1718,12 +1731,8 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       continue;
     }
     budget -= pivot.token_count;
-    result.tokens_sent += pivot.token_count;
     pivot.raw_token_count = raw_tokens();
-    result.raw_tokens += pivot.raw_token_count;
-    result.pivot_files.push_back(std::move(pivot));
-    sent_texts.push_back(std::move(text));
-    cuttings.push_back(std::move(cutting));
+    send(std::move(pivot), std::move(text), std::move(cutting));
   }
   budget += page_reserve;
   if (page_reserve) {
@@ -1749,21 +1758,12 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       pivot.outline = true;
       pivot.raw_token_count = tokens::count(text);
       budget -= count;
-      result.tokens_sent += count;
-      result.raw_tokens += pivot.raw_token_count;
       std::erase(result.left_out, path);
-      result.pivot_files.push_back(std::move(pivot));
-      sent_texts.push_back(std::move(text));
-      cuttings.emplace_back();
+      send(std::move(pivot), std::move(text), Cutting{});
     }
   }
-  for (Companion& companion : companions) {
-    result.tokens_sent += companion.pivot.token_count;
-    result.raw_tokens += companion.pivot.raw_token_count;
-    result.pivot_files.push_back(std::move(companion.pivot));
-    sent_texts.push_back(std::move(companion.text));
-    cuttings.push_back(std::move(companion.cutting));
-  }
+  for (Companion& companion : companions)
+    send(std::move(companion.pivot), std::move(companion.text), std::move(companion.cutting));
   // Budget left over: send the best files less compressed (whole rather than
   // cut, comments rather than none), best first, while it fits.
   for (std::size_t p = 0; p < result.pivot_files.size(); ++p) {

@@ -1,5 +1,7 @@
 #include "pipeline/pipeline.h"
 
+#include <functional>
+
 #include <gtest/gtest.h>
 
 #include "index/indexer.h"
@@ -33,6 +35,14 @@ double score_of(const Result& result, const std::string& path) {
 std::vector<std::string> why_of(const Result& result, const std::string& path) {
   std::size_t rank = rank_of(result, path);
   return rank ? result.ranking[rank - 1].why : std::vector<std::string>{};
+}
+
+// The text of export/exporter_F.py: class ExporterF with `methods` methods,
+// method(m) each.
+std::string exporter(int f, int methods, const std::function<std::string(int)>& method) {
+  std::string text = "class Exporter" + std::to_string(f) + ":\n";
+  for (int m = 0; m < methods; ++m) text += method(m);
+  return text;
 }
 
 // A small shop: the task's evidence points at one file in several ways.
@@ -700,22 +710,15 @@ TEST(Pipeline, QuotedMessageFindsItsLiteral) {
   EXPECT_EQ(rank_of(result, "books/audit.py"), 2u);
 }
 
-// A change that spans many files finds each of them in the pack: after the
-// strongest file and the next three, each file gets a 96th of the budget
-// (its lines from the task's first body), so the pack reaches far down the
-// ranking instead of stopping at the sixth or seventh file. A file there
-// whose skeleton does not fit goes as its outline; tests there are not sent.
-// The strongest file takes up to half the budget only when it leads the
-// second clearly; among equals, a quarter.
+// From 4,000 tokens, a 16th of the budget is kept for the pages that the
+// files' shares do not reach: each goes as its headings.
 TEST(Pipeline, APageTheSharesDoNotReachGoesAsItsHeadings) {
   TempTree tree("pipeline-late-page");
-  for (int f = 0; f < 100; ++f) {
-    std::string text = "class Exporter" + std::to_string(f) + ":\n";
-    for (int m = 0; m < 50; ++m)
-      text += "    def export_csv_rows_" + std::to_string(m) + "(self, rows, target_path):\n"
-              "        \"\"\"Export the csv rows to the target path.\"\"\"\n        return write(rows, target_path)\n\n";
-    tree.write("export/exporter_" + std::to_string(f) + ".py", text);
-  }
+  for (int f = 0; f < 100; ++f)
+    tree.write("export/exporter_" + std::to_string(f) + ".py", exporter(f, 50, [](int m) {
+                 return "    def export_csv_rows_" + std::to_string(m) + "(self, rows, target_path):\n"
+                        "        \"\"\"Export the csv rows to the target path.\"\"\"\n        return write(rows, target_path)\n\n";
+               }));
   std::string page = "# Exporters\n\n";
   for (int p = 0; p < 20; ++p)
     page += "## Format " + std::to_string(p) + "\n\nHow format " + std::to_string(p) + " is laid out.\n\n";
@@ -753,14 +756,21 @@ TEST(Pipeline, APageTheSharesDoNotReachGoesAsItsHeadings) {
   EXPECT_EQ(sent("docs/exporters.md"), result.pivot_files.end());
 }
 
+// A change that spans many files finds each of them in the pack: after the
+// strongest file and the next three, each file gets a 96th of the budget
+// (its lines from the task's first body), so the pack reaches far down the
+// ranking instead of stopping at the sixth or seventh file. A file there
+// whose skeleton does not fit goes as its outline; tests there are not sent.
+// The strongest file takes up to half the budget only when it leads the
+// second clearly; among equals, a quarter.
 TEST(Pipeline, ThePackReachesManyFiles) {
   TempTree tree("pipeline-many");
   for (int f = 0; f < 100; ++f) {
-    std::string text = "class Exporter" + std::to_string(f) + ":\n";
-    for (int m = 0; m < 50; ++m)
-      text += "    def export_format_" + std::to_string(m) + "(self, rows, target_path, options=None):\n"
-              "        \"\"\"Export rows to the csv target, one line per row, quoting the fields that hold "
-              "the separator.\"\"\"\n        return write(rows, target_path)\n\n";
+    std::string text = exporter(f, 50, [](int m) {
+      return "    def export_format_" + std::to_string(m) + "(self, rows, target_path, options=None):\n"
+             "        \"\"\"Export rows to the csv target, one line per row, quoting the fields that hold "
+             "the separator.\"\"\"\n        return write(rows, target_path)\n\n";
+    });
     tree.write("export/exporter_" + std::to_string(f) + ".py", text);
     if (f < 6)  // tests the task names: strong, yet not what must change
       tree.write("tests/test_exporter_" + std::to_string(f) + ".py",
@@ -827,13 +837,11 @@ TEST(Pipeline, ThePackReachesManyFiles) {
 // at the end, it grows into the whole page.
 TEST(Pipeline, APageFarDownGoesAsItsHeadings) {
   TempTree tree("pipeline-page");
-  for (int f = 0; f < 8; ++f) {
-    std::string text = "class Exporter" + std::to_string(f) + ":\n";
-    for (int m = 0; m < 100; ++m)
-      text += "    def export_csv_rows_" + std::to_string(m) + "(self, rows, target_path):\n"
-              "        return write(rows, target_path)\n\n";
-    tree.write("export/exporter_" + std::to_string(f) + ".py", text);
-  }
+  for (int f = 0; f < 8; ++f)
+    tree.write("export/exporter_" + std::to_string(f) + ".py", exporter(f, 100, [](int m) {
+                 return "    def export_csv_rows_" + std::to_string(m) + "(self, rows, target_path):\n"
+                        "        return write(rows, target_path)\n\n";
+               }));
   std::string page = "---\ntitle: CSV export\n---\n# CSV export\n\n";
   for (int p = 0; p < 30; ++p) page += "Each exporter writes the csv rows to the target path, one line per row.\n";
   page += "\n## Rows on write\n\nThe csv export writes rows to the target path.\n";
