@@ -55,6 +55,7 @@ Result comp(const std::vector<std::string>& args) {
   };
   result.out = slurp(out_path);
   result.err = slurp(err_path);
+  fs::remove_all(dir);
   return result;
 }
 

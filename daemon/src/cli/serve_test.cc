@@ -204,7 +204,11 @@ class ServeTest : public ::testing::Test {
     run({"git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"}, root_);
     root_ = fs::canonical(root_);
   }
-  void TearDown() override { fs::remove_all(root_); }
+  void TearDown() override {
+    fs::remove_all(root_);
+    // The daemons' stderr (Daemon writes it beside the root) is kept only to read a failure by.
+    if (!HasFailure()) fs::remove(root_.parent_path() / (root_.filename().string() + ".log"));
+  }
   void write(const std::string& rel, const std::string& text) {
     fs::create_directories((root_ / rel).parent_path());
     std::ofstream(root_ / rel) << text;
