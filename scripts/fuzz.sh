@@ -3,7 +3,7 @@
 # each target named on the command line for a while.
 #
 #   scripts/fuzz.sh [--seconds N] TARGET...     e.g. scripts/fuzz.sh --seconds 600 office_fuzz
-#   (targets: office_fuzz, parquet_fuzz, pdf_fuzz, task_fuzz, source_fuzz)
+#   (targets: office_fuzz, parquet_fuzz, pdf_fuzz, task_fuzz, source_fuzz, pack_fuzz)
 #
 # Each target's corpus lives in build-fuzz/corpus/<target>, seeded from
 # daemon/tests/docs/fixtures (files of the target's extensions); what crashes,
@@ -38,7 +38,7 @@ cmake --build "$build" -j1 --target "${targets[@]}"
 extensions_of() {
   case "$1" in
     office_fuzz) echo docx pptx xlsx ;;
-    task_fuzz|source_fuzz) ;;
+    task_fuzz|source_fuzz|pack_fuzz) ;;
     *) echo "${1%_fuzz}" ;;
   esac
 }
@@ -99,6 +99,26 @@ source_seeds() {
   done
 }
 
+# pack_fuzz's inputs: a page, NUL, words (one per line), NUL, indexed paths
+# (one per line): this project's Markdown pages with the words of their
+# first heading and the project's files, and a pull-request checklist.
+pack_seeds() {
+  local corpus="$1" page paths
+  paths=$(git -C "$here" ls-files 2>/dev/null | head -n 400 || true)
+  for page in "$here"/*.md "$here"/bench/README.md "$here"/extension/README.md; do
+    [[ -f $page ]] || continue
+    {
+      head -c 200000 "$page"
+      printf '\0'
+      { grep -m1 '^#' "$page" || true; } | tr -cs 'A-Za-z0-9' '\n'
+      printf '\0%s\n' "$paths"
+    } > "$corpus/page-$(basename "$(dirname "$page")")-$(basename "$page")"
+  done
+  printf '%s\0%s\0%s' $'## Checklist\n- [ ] Add a [`CHANGES` log](https://github.com/o/r/blob/main/CHANGES.md) entry\n- [x] Tests\n' \
+    $'changes\nentry\n2-9' $'src/Chip/Chip.js\nlib/functions/MathFunctions.java\ndocs/chip.md\ndocs/functions/math.rst\nCHANGES.md\nhistory.rst\n' \
+    > "$corpus/checklist"
+}
+
 status=0
 summary=()
 for target in "${targets[@]}"; do
@@ -114,6 +134,7 @@ for target in "${targets[@]}"; do
   if [[ $target == parquet_fuzz ]]; then parquet_footer_seeds "$corpus"; fi
   if [[ $target == task_fuzz ]]; then cp -n "$here"/daemon/fuzz/task_seeds/* "$corpus/"; fi
   if [[ $target == source_fuzz ]]; then source_seeds "$corpus"; fi
+  if [[ $target == pack_fuzz ]]; then pack_seeds "$corpus"; fi
   started="$build/.started-$target"
   touch "$started"
   echo "== $target: ${seconds}s, corpus $corpus ($(find "$corpus" -type f | wc -l) files)"
