@@ -49,6 +49,21 @@ graph::CompressedRecord CompressionCache::compress(lang::Language language, std:
   return record;
 }
 
+std::size_t CompressionCache::text_tokens(std::string_view source) {
+  if (source.size() < kLeastCachedText) return tokens::count(source);
+  std::string sha256 = digest::sha256_hex(source);
+  const std::string language(kTextLanguage);
+  if (auto hit = store_.compressed(sha256, language, 0, compress::kVersion))
+    return static_cast<std::size_t>(hit->raw_tokens);
+  graph::CompressedRecord record;
+  record.sha256 = std::move(sha256);
+  record.language = language;
+  record.compressor = compress::kVersion;
+  record.raw_tokens = record.tokens = static_cast<std::int64_t>(tokens::count(source));
+  write({record});
+  return static_cast<std::size_t>(record.raw_tokens);
+}
+
 bool CompressionCache::write(const std::vector<graph::CompressedRecord>& rows) {
   if (rows.empty()) return true;
   try {

@@ -34,6 +34,10 @@ graph::CompressedRecord compute(lang::Language language, std::string_view source
 // The row as the compressor's own result type.
 compress::Compressed to_compressed(graph::CompressedRecord record);
 
+// The `compressed` table's language of text_tokens' rows: no lang::name().
+inline constexpr std::string_view kTextLanguage = "text";
+inline constexpr std::size_t kLeastCachedText = 4096;
+
 class CompressionCache {
  public:
   // `store` must outlive the cache; `root` is the workspace it indexes.
@@ -45,6 +49,12 @@ class CompressionCache {
   // empty: it is then computed from `source`.
   graph::CompressedRecord compress(lang::Language language, std::string_view source, compress::Level level,
                                    std::string sha256 = {});
+  // The o200k_base tokens of a text no language compresses (a page, a
+  // changelog, a lock file, a document's text), through the same table: a
+  // row under the language kTextLanguage, level 0, that keeps the count and
+  // no output. Texts under kLeastCachedText bytes are counted (faster than
+  // a lookup and a write).
+  std::size_t text_tokens(std::string_view source);
   // Writes the rows in one transaction when the writer lock is free now.
   // False (nothing written) when another writer holds it.
   bool write(const std::vector<graph::CompressedRecord>& rows);

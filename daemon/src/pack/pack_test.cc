@@ -97,6 +97,53 @@ TEST(CompressionCacheTest, NothingIsWrittenWhileAnIndexWriterHoldsTheLock) {
   EXPECT_TRUE(cache.find(digest::sha256_hex(kModule), lang::Language::kPython, compress::Level::kSkeleton));
 }
 
+// A page's count (the pipeline reports every page's whole tokens) is kept
+// as a row of its own: exact, found again by content, left to the next
+// index run when no file holds that text any more.
+TEST(CompressionCacheTest, TextCountsAreKeptByContent) {
+  TempTree tree("pack-text-count");
+  std::string page = "# Guide\n\n";
+  for (int i = 0; page.size() < 3 * kLeastCachedText; ++i)
+    page += "## Step " + std::to_string(i) + "\n\nRun `comp index --root .` and read the summary, then ask.\n\n";
+  tree.write("docs/guide.md", page);
+  tree.write("m.py", kModule);
+  auto store = indexed(tree);
+  CompressionCache cache(*store, tree.root());
+  const std::string language(kTextLanguage), sha = digest::sha256_hex(page);
+  EXPECT_FALSE(store->compressed(sha, language, 0, compress::kVersion));
+
+  EXPECT_EQ(cache.text_tokens(page), tokens::count(page));
+  std::optional<graph::CompressedRecord> row = store->compressed(sha, language, 0, compress::kVersion);
+  ASSERT_TRUE(row) << "a miss writes the count";
+  EXPECT_EQ(row->raw_tokens, static_cast<std::int64_t>(tokens::count(page)));
+  EXPECT_TRUE(row->text.empty()) << "the count only, not a copy of the page";
+  EXPECT_EQ(cache.text_tokens(page), tokens::count(page)) << "a hit is the same count";
+  EXPECT_FALSE(lang::from_name(kTextLanguage)) << "no language's rows share the key";
+
+  // A short text is counted, not looked up or written.
+  std::string note = "A short note.\n";
+  EXPECT_EQ(cache.text_tokens(note), tokens::count(note));
+  EXPECT_FALSE(store->compressed(digest::sha256_hex(note), language, 0, compress::kVersion));
+
+  // While an index run writes, the count is answered and nothing is written.
+  std::string other = page + "## Later\n";
+  {
+    index::WriterLock writer(tree.root());
+    ASSERT_TRUE(writer.try_lock());
+    EXPECT_EQ(cache.text_tokens(other), tokens::count(other));
+  }
+  EXPECT_FALSE(store->compressed(digest::sha256_hex(other), language, 0, compress::kVersion));
+
+  // An index run that changes something keeps the row of a file's text and
+  // prunes one no file holds.
+  EXPECT_EQ(cache.text_tokens(other), tokens::count(other));
+  ASSERT_TRUE(store->compressed(digest::sha256_hex(other), language, 0, compress::kVersion));
+  tree.write("n.py", "def other():\n    return 1\n");
+  index_tree(tree);
+  EXPECT_TRUE(store->compressed(sha, language, 0, compress::kVersion));
+  EXPECT_FALSE(store->compressed(digest::sha256_hex(other), language, 0, compress::kVersion));
+}
+
 TEST(PackTest, SecondPackIsAllHitsWithTheSameOutput) {
   TempTree tree("pack-warm");
   tree.write("m.py", kModule);

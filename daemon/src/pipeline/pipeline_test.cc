@@ -4,8 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include "digest/sha256.h"
 #include "index/indexer.h"
 #include "index/test_tree.h"
+#include "pack/cache.h"
 #include "tokens/tokens.h"
 
 namespace comp::pipeline {
@@ -712,6 +714,29 @@ TEST(Pipeline, QuotedMessageFindsItsLiteral) {
 
 // From 4,000 tokens, a 16th of the budget is kept for the pages that the
 // files' shares do not reach: each goes as its headings.
+// `comp file` and get_file: exact counts of what is shown; a page's whole
+// count comes from the index's cache once it is there.
+TEST(Pipeline, AFileViewCountsWhatItShows) {
+  TempTree tree("pipeline-view");
+  std::string page = "# Setup\n\n";
+  while (page.size() < 2 * pack::kLeastCachedText) page += "Install the package, then run `comp index` in the root.\n";
+  tree.write("docs/setup.md", page);
+  auto store = indexed(tree);
+  pack::CompressionCache cache(*store, tree.root());
+  FileView whole = view_file("docs/setup.md", page, 2, 0, 0, &cache);
+  EXPECT_EQ(whole.text, page) << "no language: shown as it is";
+  EXPECT_EQ(whole.level, 0);
+  EXPECT_EQ(whole.raw_tokens, tokens::count(page));
+  EXPECT_EQ(whole.tokens, whole.raw_tokens);
+  EXPECT_TRUE(store->compressed(digest::sha256_hex(page), std::string(pack::kTextLanguage), 0, compress::kVersion));
+  FileView lines = view_file("docs/setup.md", page, 0, 2, 3, &cache);
+  EXPECT_EQ(lines.text, "\nInstall the package, then run `comp index` in the root.\n");
+  EXPECT_EQ(lines.tokens, tokens::count(lines.text));
+  EXPECT_EQ(lines.raw_tokens, tokens::count(page));
+  FileView uncached = view_file("docs/setup.md", page, 0, 0, 0, nullptr);
+  EXPECT_EQ(uncached.tokens, tokens::count(page));
+}
+
 TEST(Pipeline, APageTheSharesDoNotReachGoesAsItsHeadings) {
   TempTree tree("pipeline-late-page");
   for (int f = 0; f < 100; ++f)
@@ -720,8 +745,10 @@ TEST(Pipeline, APageTheSharesDoNotReachGoesAsItsHeadings) {
                         "        \"\"\"Export the csv rows to the target path.\"\"\"\n        return write(rows, target_path)\n\n";
                }));
   std::string page = "# Exporters\n\n";
-  for (int p = 0; p < 20; ++p)
-    page += "## Format " + std::to_string(p) + "\n\nHow format " + std::to_string(p) + " is laid out.\n\n";
+  for (int p = 0; p < 24; ++p)
+    page += "## Format " + std::to_string(p) + "\n\nHow format " + std::to_string(p) +
+            " is laid out: its fields, their order and the quoting rules are listed in the table below, "
+            "with an example file, the options that change them and the versions that read them.\n\n";
   page += "## CSV rows\n\nThe csv export writes one line per row.\n";
   tree.write("docs/exporters.md", page);
   auto store = indexed(tree);
@@ -750,6 +777,14 @@ TEST(Pipeline, APageTheSharesDoNotReachGoesAsItsHeadings) {
   EXPECT_EQ(at->token_count, tokens::count(at->content));
   EXPECT_EQ(std::find(result.left_out.begin(), result.left_out.end(), "docs/exporters.md"), result.left_out.end());
   EXPECT_LE(result.tokens_sent, request.max_tokens);
+  // The whole page's tokens, exact, and kept in the index for the next query.
+  EXPECT_EQ(at->raw_token_count, tokens::count(page));
+  ASSERT_GE(page.size(), pack::kLeastCachedText);
+  std::optional<graph::CompressedRecord> count =
+      store->compressed(digest::sha256_hex(page), std::string(pack::kTextLanguage), 0, compress::kVersion);
+  ASSERT_TRUE(count);
+  EXPECT_EQ(count->raw_tokens, static_cast<std::int64_t>(tokens::count(page)));
+  EXPECT_EQ(run_pipeline(*store, tree.root(), request).raw_tokens, result.raw_tokens);
   // A small budget keeps to the code.
   request.max_tokens = 2000;
   result = run_pipeline(*store, tree.root(), request);
