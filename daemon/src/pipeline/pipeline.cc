@@ -1151,13 +1151,12 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   // weaker path evidence, only when few files carry that name.
   {
     std::unordered_set<std::string> said;
-    for (const std::vector<std::string>* list : {&terms.identifiers, &terms.words})
-      for (const std::string& word : *list) {
-        said.insert(lower(word));
-        // "buttons", "plugins": the file is named in the singular.
-        if (word.size() > 4 && word.back() == 's' && word[word.size() - 2] != 's')
-          said.insert(lower(word.substr(0, word.size() - 1)));
-      }
+    // "buttons", "plugins", "policies": the file is named in the singular.
+    for (const std::vector<std::string>* list : {&terms.identifiers, &terms.words}) {
+      std::vector<std::string> lowered;
+      for (const std::string& word : *list) lowered.push_back(lower(word));
+      for (std::string& word : with_singulars(lowered)) said.insert(std::move(word));
+    }
     for (const std::string& name : title_names) said.insert(name);
     for (const std::string& name : title_prose_names) said.insert(name);
     for (const std::string& compound : terms.compounds) said.insert(compound);  // "invoke local" -> invokeLocal/

@@ -1086,6 +1086,16 @@ TEST(Pipeline, ReadsTheTaskAsItsReaderDoes) {
   Result name = ask(*store, tree, "Value for Select" + body), word = ask(*store, tree, "Value for select" + body);
   EXPECT_EQ(rank_of(name, "src/Select/Select.js"), 1u);
   EXPECT_GT(score_of(name, "src/Select/Select.js"), score_of(word, "src/Select/Select.js") + 0.5);
+  // "-ies" and "-es" plurals name their singular's file; "-ss", "-us" and
+  // "-is" end no plural ("status" names no statu.js).
+  tree.write("lib/policy.js", "export function apply(rules) {\n  return rules.every((rule) => rule.allows());\n}\n");
+  tree.write("lib/statu.js", "export const ok = true;\n");
+  index_tree(tree);
+  Result policies = ask(*store, tree, "Retry policies are ignored\nThe status stays failed after a retry.\n");
+  std::vector<std::string> why = why_of(policies, "lib/policy.js");
+  EXPECT_NE(std::find(why.begin(), why.end(), "name policy"), why.end()) << testing::PrintToString(why);
+  why = why_of(policies, "lib/statu.js");
+  EXPECT_EQ(std::find(why.begin(), why.end(), "name statu"), why.end());
 }
 
 // "'X' object has no attribute 'y'": class X lacks y, and its file is where
