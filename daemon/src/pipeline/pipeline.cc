@@ -33,7 +33,7 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 // The pack draws on the first 150 ranked files: most far down go as
-// outlines of at most a 96th of the budget.
+// outlines of at most a 192nd of the budget.
 constexpr std::size_t kPackConsidered = 150;
 
 // Evidence weights, tuned on the public dev sets (bench-swe `dev`,
@@ -1537,8 +1537,8 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   const std::size_t listed = std::max<std::size_t>(request.ranking_size, kRankedConsidered);
   // A 16th of the budget is kept for the pages among the 150 that the
   // files' shares do not reach: a page far down goes as its headings, in a
-  // 192nd of the budget (at least 40 tokens), where a code file's outline
-  // takes a 96th. The docs a feature changes often rank there. What the
+  // 192nd of the budget (at least 40 tokens), as a code file's outline
+  // does. The docs a feature changes often rank there. What the
   // pages leave goes back to the best files with the rest.
   constexpr std::size_t kPageReserve = 16, kLatePageShare = 192, kLeastLatePage = 40;
   std::size_t page_reserve = request.max_tokens >= kCompanionsFrom ? std::min(budget, request.max_tokens / kPageReserve) : 0;
@@ -1604,12 +1604,14 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     // No file takes the whole budget on the first pass: the strongest at
     // most half of it when it leads the second by half its score again,
     // else a quarter (a close lead is wrong two times in five); the next
-    // three a twelfth, the others a 96th, at least 80 tokens (each cut to
+    // three a twelfth, the others a 192nd, at least 40 tokens (each cut to
     // the lines from the task's first body when its skeleton is larger, or
     // its outline), so that many files are seen: a change that spans
     // several files finds each of them here. Budget left at the end goes
-    // back to the best files.
-    constexpr std::size_t kFirstShare = 2, kUnsureFirstShare = 4, kOtherShare = 12, kTailShare = 96, kLeastTail = 80;
+    // back to the best files. (A far file is a pointer, its path and first
+    // definitions: at a 96th, 80 tokens, the pack reached fewer files and
+    // sent fewer tokens of the files that changed.)
+    constexpr std::size_t kFirstShare = 2, kUnsureFirstShare = 4, kOtherShare = 12, kTailShare = 192, kLeastTail = 40;
     std::size_t share = result.pivot_files.empty()              ? (clear_lead ? kFirstShare : kUnsureFirstShare)
                         : result.pivot_files.size() < kTailFrom ? kOtherShare
                                                                 : kTailShare;

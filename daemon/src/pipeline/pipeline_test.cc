@@ -754,7 +754,7 @@ TEST(Pipeline, APageTheSharesDoNotReachGoesAsItsHeadings) {
   auto store = indexed(tree);
   Request request;
   request.task = "csv export drops rows\nEvery exporter's csv export drops rows on write.";
-  request.max_tokens = 8000;
+  request.max_tokens = 4000;
   request.ranking_size = 150;
   Result result = run_pipeline(*store, tree.root(), request);
   std::size_t page_rank = rank_of(result, "docs/exporters.md");
@@ -792,7 +792,7 @@ TEST(Pipeline, APageTheSharesDoNotReachGoesAsItsHeadings) {
 }
 
 // A change that spans many files finds each of them in the pack: after the
-// strongest file and the next three, each file gets a 96th of the budget
+// strongest file and the next three, each file gets a 192nd of the budget
 // (its lines from the task's first body), so the pack reaches far down the
 // ranking instead of stopping at the sixth or seventh file. A file there
 // whose skeleton does not fit goes as its outline; tests there are not sent.
@@ -823,19 +823,21 @@ TEST(Pipeline, ThePackReachesManyFiles) {
   // Among equals no file leads: the strongest takes a quarter (and what the
   // first pass left over, less than a tail file's share).
   ASSERT_FALSE(result.pivot_files.empty());
-  EXPECT_LE(result.pivot_files[0].token_count, request.max_tokens / 4 + request.max_tokens / 96);
+  const std::size_t tail_share = std::max<std::size_t>(request.max_tokens / 192, 40);
+  EXPECT_LE(result.pivot_files[0].token_count, request.max_tokens / 4 + tail_share);
   std::size_t outlines = 0;
   for (std::size_t i = 4; i < result.pivot_files.size(); ++i) {
     const PivotFile& pivot = result.pivot_files[i];
-    EXPECT_LE(pivot.token_count, pivot.outline ? request.max_tokens / 96 : 200) << pivot.path;
+    EXPECT_LE(pivot.token_count, pivot.outline ? tail_share : 200) << pivot.path;
     if (!pivot.outline) continue;
     // Their skeletons do not fit: each goes as its outline, the class and
-    // the first lines of its methods, numbered, "⋮" between them.
+    // the first lines of the methods that fit, numbered, "⋮" between them.
     ++outlines;
     std::string name = pivot.path.substr(pivot.path.find('_') + 1);
     name = name.substr(0, name.find('.'));
     EXPECT_EQ(pivot.content.rfind("1: class Exporter" + name + ":\n2:     def export_format_0(self", 0), 0u) << pivot.content;
-    EXPECT_NE(pivot.content.find("\n⋮\n6:     def export_format_1(self"), std::string::npos) << pivot.content;
+    if (pivot.content.find("\n6:") != std::string::npos)
+      EXPECT_NE(pivot.content.find("\n⋮\n6:     def export_format_1(self"), std::string::npos) << pivot.content;
     EXPECT_EQ(pivot.content.find("return write"), std::string::npos);
     EXPECT_EQ(pivot.token_count, tokens::count(pivot.content));
   }
