@@ -1152,11 +1152,10 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   {
     std::unordered_set<std::string> said;
     // "buttons", "plugins", "policies": the file is named in the singular.
-    for (const std::vector<std::string>* list : {&terms.identifiers, &terms.words}) {
-      std::vector<std::string> lowered;
+    std::vector<std::string> lowered;
+    for (const std::vector<std::string>* list : {&terms.identifiers, &terms.words})
       for (const std::string& word : *list) lowered.push_back(lower(word));
-      for (std::string& word : with_singulars(lowered)) said.insert(std::move(word));
-    }
+    for (std::string& word : with_singulars(lowered)) said.insert(std::move(word));
     for (const std::string& name : title_names) said.insert(name);
     for (const std::string& name : title_prose_names) said.insert(name);
     for (const std::string& compound : terms.compounds) said.insert(compound);  // "invoke local" -> invokeLocal/
@@ -1454,6 +1453,9 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     Cutting cutting;
   };
   std::vector<Companion> companions;
+  auto set_aside = [&](const std::string& path) {
+    return std::any_of(companions.begin(), companions.end(), [&](const Companion& c) { return c.pivot.path == path; });
+  };
   constexpr std::size_t kCompanionShare = 16, kFirstCompanions = 2, kLaterCompanionShare = 32, kCompanionsFrom = 4000,
                         kRankedConsidered = 20, kCodeFiles = 6, kCodeAmong = 10;
   // The title's words: what picks a page's section (or, far down, its headings).
@@ -1509,10 +1511,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       if (!files.count(template_path)) continue;
       std::string changelog = changelog_named_in(walk::read_in_root(root, std::string(template_path), 64u << 10), indexed);
       if (changelog.empty()) continue;
-      if (ranked_anyway(changelog) || std::any_of(companions.begin(), companions.end(), [&](const Companion& c) {
-            return c.pivot.path == changelog;
-          }))
-        break;
+      if (ranked_anyway(changelog) || set_aside(changelog)) break;
       Companion companion;
       companion.text = walk::read_in_root(root, changelog, 4u << 20);
       if (companion.text.empty()) break;
@@ -1551,8 +1550,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       continue;
     }
     const std::string& path = ranked[i].first;
-    if (std::any_of(companions.begin(), companions.end(), [&](const Companion& c) { return c.pivot.path == path; }))
-      continue;  // a page set aside as a companion, ranked below the twentieth
+    if (set_aside(path)) continue;  // a page set aside as a companion, ranked below the twentieth
     // From the fifth file on, tests are left to the ranking unless the task
     // is about them: a test far down is rarely what must change, and its
     // share goes to the next code file.
@@ -1854,7 +1852,7 @@ FileView view_file(const std::string& rel_path, const std::string& content, int 
       return view;
     }
   }
-  if (first) view.text = compress::slice_lines(view.text, first, last);
+  view.text = compress::slice_lines(view.text, first, last);  // both branches returned for the whole text
   view.tokens = tokens::count(view.text);
   return view;
 }

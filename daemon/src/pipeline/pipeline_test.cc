@@ -38,6 +38,12 @@ std::vector<std::string> why_of(const Result& result, const std::string& path) {
   std::size_t rank = rank_of(result, path);
   return rank ? result.ranking[rank - 1].why : std::vector<std::string>{};
 }
+// A sent file (nullptr when `path` is not in the pack).
+const PivotFile* sent_file(const Result& result, const std::string& path) {
+  auto found = std::find_if(result.pivot_files.begin(), result.pivot_files.end(),
+                            [&](const PivotFile& pivot) { return pivot.path == path; });
+  return found == result.pivot_files.end() ? nullptr : &*found;
+}
 
 // The text of export/exporter_F.py: class ExporterF with `methods` methods,
 // method(m) each.
@@ -198,9 +204,7 @@ TEST(Pipeline, ACutHoldsTheNamedBodyAndLeavesRoomForOthers) {
   EXPECT_NE(top.lines.rfind("1-", 0), 0u) << top.lines;  // not the file's first lines
   EXPECT_NE(top.content.find("def reconcile_accounts(left, right):\n    merged = dict(left)"), std::string::npos);
   EXPECT_EQ(top.full_bodies, std::vector<std::string>{"reconcile_accounts"});
-  EXPECT_NE(std::find_if(result.pivot_files.begin(), result.pivot_files.end(),
-                         [](const PivotFile& f) { return f.path == "ledger/report.py"; }),
-            result.pivot_files.end());
+  EXPECT_NE(sent_file(result, "ledger/report.py"), nullptr);
   EXPECT_LE(result.tokens_sent, request.max_tokens);
   // The named body is the file's last: the cut takes the lines before it.
   EXPECT_GE(result.tokens_sent * 10, request.max_tokens * 9);
@@ -221,13 +225,8 @@ TEST(Pipeline, TheSecondFileKeepsItsNamedBodyToo) {
   Result result = ask_about_reconcile(tree, 700, "ledger/other.py", "def unrelated():\n    return 1\n", request);
   ASSERT_GE(result.pivot_files.size(), 3u);
   EXPECT_EQ(result.pivot_files[0].path, "ledger/steps.py");
-  auto sent = [&](const std::string& path) {
-    auto found = std::find_if(result.pivot_files.begin(), result.pivot_files.end(),
-                              [&](const PivotFile& f) { return f.path == path; });
-    return found == result.pivot_files.end() ? nullptr : &*found;
-  };
-  const PivotFile* audit = sent("ledger/audit.py");
-  const PivotFile* summary = sent("ledger/summary.py");
+  const PivotFile* audit = sent_file(result, "ledger/audit.py");
+  const PivotFile* summary = sent_file(result, "ledger/summary.py");
   ASSERT_TRUE(audit && summary);
   const PivotFile* second = &result.pivot_files[1] == audit ? audit : summary;
   const PivotFile* third = second == audit ? summary : audit;
@@ -376,13 +375,12 @@ TEST(Pipeline, PacksTheDocumentationPageOfTheStrongestFile) {
   Result result = run_pipeline(*store, tree.root(), request);
   ASSERT_FALSE(result.ranking.empty());
   EXPECT_EQ(result.ranking[0].path, "src/Chip/Chip.js");
-  auto sent = std::find_if(result.pivot_files.begin(), result.pivot_files.end(),
-                           [](const PivotFile& f) { return f.path == "docs/pages/api/chip.md"; });
-  ASSERT_NE(sent, result.pivot_files.end());
+  const PivotFile* sent = sent_file(result, "docs/pages/api/chip.md");
+  ASSERT_NE(sent, nullptr);
   EXPECT_TRUE(std::none_of(result.ranking.begin(), result.ranking.end(),
                            [](const RankedFile& f) { return f.path == "docs/pages/api/chip.md"; }));
   EXPECT_EQ(sent->documents, "src/Chip/Chip.js");
-  EXPECT_GT(sent - result.pivot_files.begin(), 0);  // after the code
+  EXPECT_GT(sent - result.pivot_files.data(), 0);  // after the code
   // Cut from the section about the task (then grown with the budget left).
   EXPECT_NE(sent->content.find("disableRipple"), std::string::npos);
   EXPECT_FALSE(sent->lines.empty());
@@ -759,17 +757,13 @@ TEST(Pipeline, APageTheSharesDoNotReachGoesAsItsHeadings) {
   Result result = run_pipeline(*store, tree.root(), request);
   std::size_t page_rank = rank_of(result, "docs/exporters.md");
   ASSERT_GT(page_rank, 0u);
-  auto sent = [&](const std::string& path) {
-    return std::find_if(result.pivot_files.begin(), result.pivot_files.end(),
-                        [&](const PivotFile& pivot) { return pivot.path == path; });
-  };
   // The code files' shares run out above it...
   std::size_t skipped = 0;
-  for (std::size_t i = 0; i + 1 < page_rank; ++i) skipped += sent(result.ranking[i].path) == result.pivot_files.end();
+  for (std::size_t i = 0; i + 1 < page_rank; ++i) skipped += sent_file(result, result.ranking[i].path) == nullptr;
   EXPECT_GT(skipped, 0u) << "page ranked " << page_rank;
   // ...yet it goes, as its headings, the section with the title's words first.
-  auto at = sent("docs/exporters.md");
-  ASSERT_NE(at, result.pivot_files.end());
+  const PivotFile* at = sent_file(result, "docs/exporters.md");
+  ASSERT_NE(at, nullptr);
   EXPECT_TRUE(at->outline);
   EXPECT_LE(at->token_count, std::max<std::size_t>(request.max_tokens / 192, 40));
   EXPECT_EQ(at->content.rfind("1: # Exporters\n⋮\n", 0), 0u) << at->content;
@@ -788,7 +782,7 @@ TEST(Pipeline, APageTheSharesDoNotReachGoesAsItsHeadings) {
   // A small budget keeps to the code.
   request.max_tokens = 2000;
   result = run_pipeline(*store, tree.root(), request);
-  EXPECT_EQ(sent("docs/exporters.md"), result.pivot_files.end());
+  EXPECT_EQ(sent_file(result, "docs/exporters.md"), nullptr);
 }
 
 // A change that spans many files finds each of them in the pack: after the
@@ -836,8 +830,9 @@ TEST(Pipeline, ThePackReachesManyFiles) {
     std::string name = pivot.path.substr(pivot.path.find('_') + 1);
     name = name.substr(0, name.find('.'));
     EXPECT_EQ(pivot.content.rfind("1: class Exporter" + name + ":\n2:     def export_format_0(self", 0), 0u) << pivot.content;
-    if (pivot.content.find("\n6:") != std::string::npos)
+    if (pivot.content.find("\n6:") != std::string::npos) {
       EXPECT_NE(pivot.content.find("\n⋮\n6:     def export_format_1(self"), std::string::npos) << pivot.content;
+    }
     EXPECT_EQ(pivot.content.find("return write"), std::string::npos);
     EXPECT_EQ(pivot.token_count, tokens::count(pivot.content));
   }
@@ -895,10 +890,9 @@ TEST(Pipeline, APageFarDownGoesAsItsHeadings) {
   EXPECT_GT(rank_of(result, "docs/csv-export-history.md"), 0u);  // ranked, listed
   EXPECT_NE(std::find(result.left_out.begin(), result.left_out.end(), "docs/csv-export-history.md"),
             result.left_out.end());
-  auto at = std::find_if(result.pivot_files.begin(), result.pivot_files.end(),
-                         [](const PivotFile& pivot) { return pivot.path == "docs/csv-export.md"; });
-  ASSERT_NE(at, result.pivot_files.end());
-  ASSERT_GE(at - result.pivot_files.begin(), 4);
+  const PivotFile* at = sent_file(result, "docs/csv-export.md");
+  ASSERT_NE(at, nullptr);
+  ASSERT_GE(at - result.pivot_files.data(), 4);
   EXPECT_TRUE(at->outline);
   EXPECT_EQ(at->content, "4: # CSV export\n⋮\n37: ## Rows on write\n");
   EXPECT_EQ(at->token_count, tokens::count(at->content));
@@ -906,9 +900,8 @@ TEST(Pipeline, APageFarDownGoesAsItsHeadings) {
   // Room for everything: the page goes whole.
   request.max_tokens = 40000;
   result = run_pipeline(*store, tree.root(), request);
-  at = std::find_if(result.pivot_files.begin(), result.pivot_files.end(),
-                    [](const PivotFile& pivot) { return pivot.path == "docs/csv-export.md"; });
-  ASSERT_NE(at, result.pivot_files.end());
+  at = sent_file(result, "docs/csv-export.md");
+  ASSERT_NE(at, nullptr);
   EXPECT_FALSE(at->outline);
   EXPECT_EQ(at->content, page);
 }
@@ -967,7 +960,9 @@ TEST(Pipeline, AnImplementationRanksAboveItsDeclarations) {
   EXPECT_NE(std::find(chip.ranking[0].why.begin(), chip.ranking[0].why.end(), "companion of src/Chip/Chip.d.ts"),
             chip.ranking[0].why.end());
   for (const RankedFile& file : chip.ranking)
-    if (file.path == "src/Chip/Chip.styles.js") EXPECT_LT(file.score, chip.ranking[1].score);
+    if (file.path == "src/Chip/Chip.styles.js") {
+      EXPECT_LT(file.score, chip.ranking[1].score);
+    }
 }
 
 // The strongest file when its skeleton is nearly empty (a component that is
