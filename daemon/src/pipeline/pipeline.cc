@@ -8,8 +8,10 @@
 #include <chrono>
 #include <cstdlib>
 #include <cmath>
+#include <deque>
 #include <future>
 #include <initializer_list>
+#include <limits>
 #include <map>
 #include <set>
 #include <tuple>
@@ -1542,20 +1544,51 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   constexpr std::size_t kPageReserve = 16, kLatePageShare = 192, kLeastLatePage = 40;
   std::size_t page_reserve = request.max_tokens >= kCompanionsFrom ? std::min(budget, request.max_tokens / kPageReserve) : 0;
   budget -= page_reserve;
-  for (std::size_t i = 0; i < ranked.size() && i < std::max(listed, kPackConsidered); ++i) {
+  // A code file's companions that are not code (the same stem in the same
+  // folder: a demo's X.tsx.preview beside X.tsx, an API page's
+  // autocomplete.json beside autocomplete.js, setup.cfg beside setup.py)
+  // follow it when it is sent, unless ranked among the 150: each as a far
+  // file, a pointer in a 192nd of the budget. Such a file is written from,
+  // or with, its code; the words of a task rarely reach it (only the
+  // previews of one polybench-dev task's demos kept its pack from holding
+  // every file that changed). At most three follow a file.
+  constexpr std::size_t kMostFollowing = 3;
+  std::map<std::pair<std::string_view, std::string_view>, std::vector<std::string_view>> followers_of;
+  std::unordered_set<std::string_view> drawn_on;  // the 150: each is packed in its own turn
+  for (std::size_t i = 0; i < ranked.size() && i < kPackConsidered; ++i) {
+    std::string_view path = ranked[i].first;
+    drawn_on.insert(path);
+    if (!stem_of(path).empty() && !files.at(path)->language.empty()) followers_of.try_emplace({folder_of(path), stem_of(path)});
+  }
+  for (const graph::IndexedFile& file : indexed) {
+    if (!file.language.empty() || drawn_on.count(file.path)) continue;
+    auto found = followers_of.find({folder_of(file.path), stem_of(file.path)});
+    if (found != followers_of.end() && found->second.size() < kMostFollowing && (about_tests || !is_test_path(file.path)))
+      found->second.push_back(file.path);
+  }
+  std::vector<std::pair<std::string, Candidate*>> following;  // the followers of the file just sent
+  std::deque<Candidate> follower_candidates;                   // theirs: no symbols, a share of its score
+  bool follower = false;
+  // Each turn packs the next follower, else the next ranked file.
+  for (std::size_t i = 0; !following.empty() || (i < ranked.size() && i < std::max(listed, kPackConsidered));
+       follower ? following.pop_back() : void(++i)) {
     if (request.cancelled && request.cancelled()) throw Cancelled();
+    follower = !following.empty();
+    const std::pair<std::string, Candidate*>& entry = follower ? following.back() : ranked[i];
+    const std::size_t rank = follower ? std::numeric_limits<std::size_t>::max() : i;  // a follower is not listed
     if (budget < 32) {
+      if (follower) continue;
       if (i >= listed) break;
-      result.left_out.push_back(ranked[i].first);
+      result.left_out.push_back(entry.first);
       continue;
     }
-    const std::string& path = ranked[i].first;
+    const std::string& path = entry.first;
     if (set_aside(path)) continue;  // a page set aside as a companion, ranked below the twentieth
     // From the fifth file on, tests are left to the ranking unless the task
     // is about them: a test far down is rarely what must change, and its
     // share goes to the next code file.
     if (result.pivot_files.size() >= kTailFrom && !about_tests && is_test_path(path)) {
-      if (i < listed) result.left_out.push_back(path);
+      if (rank < listed) result.left_out.push_back(path);
       continue;
     }
     const graph::IndexedFile& file = *files.at(path);
@@ -1563,14 +1596,14 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     // the ranking is left out: its few lines there are worth less than the
     // next file's (sending them changed 19 of the 123 public benchmark packs and brought
     // no gold file in), and its first count costs a query 10-50 ms.
-    if (result.pivot_files.size() >= kTailFrom && file.language.empty() && file.size > kLargestTailText) {
-      if (i < listed) result.left_out.push_back(path);
+    if ((follower || result.pivot_files.size() >= kTailFrom) && file.language.empty() && file.size > kLargestTailText) {
+      if (rank < listed) result.left_out.push_back(path);
       continue;
     }
     bool document = docs::format_of(path).has_value();
     auto job = bodies_jobs.find(path);
     std::string text = job != bodies_jobs.end() ? job->second.text
-                       : document             ? document_view(store, path, ranked[i].second->symbols)
+                       : document             ? document_view(store, path, entry.second->symbols)
                                               : walk::read_in_root(root, path, 4u << 20);
     if (text.empty()) continue;
     std::optional<lang::Language> language = lang::from_name(file.language);
@@ -1595,8 +1628,8 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     if (result.pivot_files.size() < kFilesWithBodies) {
       if (job != bodies_jobs.end())
         kept_nodes = job->second.kept;
-      else if (language && !document && !ranked[i].second->symbols.empty())
-        kept_nodes = kept_functions(path, ranked[i].second->symbols);
+      else if (language && !document && !entry.second->symbols.empty())
+        kept_nodes = kept_functions(path, entry.second->symbols);
       if (!kept_nodes.empty()) levels.insert(std::find(levels.begin(), levels.end(), 2), kSkeletonWithBodies);
     }
     // No file takes the whole budget on the first pass: the strongest at
@@ -1610,14 +1643,15 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     // definitions: at a 96th, 80 tokens, the pack reached fewer files and
     // sent fewer tokens of the files that changed.)
     constexpr std::size_t kFirstShare = 2, kUnsureFirstShare = 4, kOtherShare = 12, kTailShare = 192, kLeastTail = 40;
-    std::size_t share = result.pivot_files.empty()              ? (clear_lead ? kFirstShare : kUnsureFirstShare)
+    std::size_t share = follower                                ? kTailShare
+                        : result.pivot_files.empty()              ? (clear_lead ? kFirstShare : kUnsureFirstShare)
                         : result.pivot_files.size() < kTailFrom ? kOtherShare
                                                                 : kTailShare;
     std::size_t allowance = std::min(budget, std::max<std::size_t>(request.max_tokens / share, kLeastTail));
     PivotFile pivot;
     pivot.path = path;
-    pivot.score = ranked[i].second->score;
-    pivot.symbols = ranked[i].second->symbols;
+    pivot.score = entry.second->score;
+    pivot.symbols = entry.second->symbols;
     bool placed = false;
     std::string best_text, bodies_text;
     int best_level = 0;
@@ -1721,20 +1755,30 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     // A cut needs room to show something: at least 200 tokens, even where
     // the share is smaller (a page, a file without definitions).
     constexpr std::size_t kLeastCut = 200;
-    std::size_t cut_allowance = std::min(budget, std::max(allowance, kLeastCut));
-    if (!placed && cut_allowance >= kLeastCut && !best_text.empty()) {
+    std::size_t cut_allowance = follower ? allowance : std::min(budget, std::max(allowance, kLeastCut));
+    if (!placed && (follower || cut_allowance >= kLeastCut) && !best_text.empty()) {
       // The most compressed form, from its first line.
       cutting = Cutting{std::move(best_text), 1, {}};
       pivot.level = best_level;
       placed = apply_cut(pivot, cutting, cut_allowance);
     }
     if (!placed) {
-      if (i < listed) result.left_out.push_back(path);
+      if (rank < listed) result.left_out.push_back(path);
       continue;
     }
     budget -= pivot.token_count;
     pivot.raw_token_count = raw_tokens();
+    const double score = pivot.score;
     send(std::move(pivot), std::move(text), std::move(cutting));
+    if (follower) continue;
+    auto followers = followers_of.find({folder_of(path), stem_of(path)});
+    if (followers == followers_of.end()) continue;
+    for (std::string_view companion : followers->second) {
+      Candidate& candidate = follower_candidates.emplace_back();
+      candidate.score = weights().companion * score;
+      following.emplace_back(std::string(companion), &candidate);
+    }
+    followers_of.erase(followers);  // X.tsx.preview follows X.tsx or X.js, once
   }
   budget += page_reserve;
   if (page_reserve) {

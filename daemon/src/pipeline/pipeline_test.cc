@@ -941,6 +941,37 @@ TEST(Pipeline, CompanionsAndSiblingsOfStrongFilesRank) {
   EXPECT_TRUE(why_of(median, "backend/numpy/core.py").empty());  // not in the family
 }
 
+// A code file's companions that are not code and that no word of the task
+// reaches (a demo's preview beside the demo, an API page's data beside the
+// page) follow it into the pack, right after it, each in a far file's
+// share; a test's snapshot and another stem's companions do not.
+TEST(Pipeline, ACodeFilesDataFollowsIt) {
+  TempTree tree("pipeline-followers");
+  tree.write("docs/demos/CheckboxLabels.tsx",
+             "export default function CheckboxLabels() {\n"
+             "  return <FormControlLabel required label=\"Required\" control={<Checkbox />} />;\n}\n");
+  tree.write("docs/demos/CheckboxLabels.tsx.preview", "<Box>\n  <Toggle on />\n</Box>\n");
+  tree.write("docs/demos/CheckboxLabels.test.js.snap", "exports[`renders`] = `<div />`;\n");
+  tree.write("docs/demos/Other.tsx.preview", "<Grid>\n  <Cell />\n</Grid>\n");
+  tree.write("docs/demos/Other.tsx", "export default function Other() {\n  return <Grid />;\n}\n");
+  auto store = indexed(tree);
+  Result result = ask(*store, tree, "FormControlLabel required\nA required checkbox label shows no asterisk.");
+  ASSERT_FALSE(result.ranking.empty());
+  EXPECT_EQ(result.ranking[0].path, "docs/demos/CheckboxLabels.tsx");
+  EXPECT_EQ(rank_of(result, "docs/demos/CheckboxLabels.tsx.preview"), 0u);  // no evidence of its own
+  ASSERT_GE(result.pivot_files.size(), 2u);
+  ASSERT_EQ(result.pivot_files[0].path, "docs/demos/CheckboxLabels.tsx");
+  const PivotFile& preview = result.pivot_files[1];
+  EXPECT_EQ(preview.path, "docs/demos/CheckboxLabels.tsx.preview");
+  EXPECT_EQ(preview.content, "<Box>\n  <Toggle on />\n</Box>\n");
+  EXPECT_EQ(preview.token_count, tokens::count(preview.content));
+  EXPECT_LE(preview.token_count, std::max<std::size_t>(Request{}.max_tokens / 192, 40));
+  EXPECT_LT(preview.score, result.pivot_files[0].score);
+  EXPECT_EQ(sent_file(result, "docs/demos/CheckboxLabels.test.js.snap"), nullptr);
+  EXPECT_EQ(rank_of(result, "docs/demos/Other.tsx"), 0u);
+  EXPECT_EQ(sent_file(result, "docs/demos/Other.tsx.preview"), nullptr);
+}
+
 // A declaration file that outranks its implementation (its words are in
 // the declarations' comments): the implementation goes just above it, since
 // what must change is in the code. Other companions stay below.
