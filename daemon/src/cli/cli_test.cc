@@ -310,7 +310,7 @@ TEST_F(CliTest, QuerySendsTheDocumentationPageOfTheStrongestFile) {
                       root_.string(), "--max-tokens", "8000", "--no-refresh"});
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_NE(text.out.find("## docs/api/core.md"), std::string::npos) << text.out;
-  EXPECT_NE(text.out.find("documents: pkg/core.py"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("## docs/api/core.md (documents pkg/core.py)"), std::string::npos) << text.out;
 }
 
 TEST_F(CliTest, QuerySendsTheChangelogThePullRequestTemplateAsksFor) {
@@ -331,7 +331,7 @@ TEST_F(CliTest, QuerySendsTheChangelogThePullRequestTemplateAsksFor) {
                       root_.string(), "--max-tokens", "8000", "--no-refresh"});
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_NE(text.out.find("## CHANGES.md"), std::string::npos) << text.out;
-  EXPECT_NE(text.out.find("required by: .github/PULL_REQUEST_TEMPLATE.md"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("asked for by .github/PULL_REQUEST_TEMPLATE.md)\n```\nChanges\n"), std::string::npos) << text.out;
 }
 
 // A file name is data from the repository: one holding a newline or a

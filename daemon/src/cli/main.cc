@@ -21,6 +21,7 @@
 #include "pack/pack.h"
 #include "parse/symbols.h"
 #include "pipeline/pipeline.h"
+#include "pipeline/render.h"
 #include "query/graph_query.h"
 #include "rpc/codec.h"
 #include "rpc/daemon.h"
@@ -471,34 +472,7 @@ int run_query_command(const Common& common, const QueryOptions& query) {
     std::cout << comp::rpc::dump(comp::rpc::to_json(result), 1) << "\n";
     return 0;
   }
-  std::cout << "# Context for the task: " << result.pivot_files.size() << " files, " << result.tokens_sent << " of "
-            << result.max_tokens << " tokens (" << result.token_savings << " saved, $" << result.cost_estimation
-            << ")\n\n";
-  for (const auto& pivot : result.pivot_files) {
-    std::cout << "## " << quote_name(pivot.path) << "  (score " << pivot.score << ", "
-              << (pivot.outline ? std::string("outline") : "level " + std::to_string(pivot.level))
-              << (pivot.lines.empty() ? "" : ", lines " + pivot.lines) << ", " << pivot.token_count << " tokens)\n";
-    if (!pivot.symbols.empty()) {
-      std::cout << "symbols:";
-      for (const auto& symbol : pivot.symbols) std::cout << " " << quote_name(symbol);
-      std::cout << "\n";
-    }
-    if (!pivot.documents.empty()) std::cout << "documents: " << quote_name(pivot.documents) << "\n";
-    if (!pivot.required_by.empty()) std::cout << "required by: " << quote_name(pivot.required_by) << "\n";
-    if (!pivot.full_bodies.empty()) {
-      std::cout << "bodies in full:";
-      for (const auto& symbol : pivot.full_bodies) std::cout << " " << quote_name(symbol);
-      std::cout << "\n";
-    }
-    std::cout << "```\n" << pivot.content << (pivot.content.empty() || pivot.content.back() == '\n' ? "" : "\n")
-              << "```\n\n";
-  }
-  if (!result.left_out.empty()) {
-    std::cout << "Left out (budget):";
-    for (const auto& path : result.left_out) std::cout << " " << quote_name(path);
-    std::cout << "\n";
-  }
-  if (result.stale_files) std::cout << result.stale_files << " files changed since they were indexed\n";
+  std::cout << comp::pipeline::to_markdown(result);
   return 0;
 }
 

@@ -23,6 +23,7 @@
 #include "graph/identifier_tokenizer.h"
 #include "lang/language.h"
 #include "pack/cache.h"
+#include "pipeline/render.h"
 #include "regex/regex.h"
 #include "resolve/project.h"
 #include "tokens/tokens.h"
@@ -1402,7 +1403,23 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     sent_texts.push_back(std::move(text));
     cuttings.push_back(std::move(cutting));
   };
+  // The answer an agent reads is Markdown (render.h): the first line, and
+  // each file's heading and fences, count against the budget with the
+  // contents, so that the whole text fits max_tokens. A file's allowance
+  // leaves room for its heading (`framing_room`: the path's, and a few
+  // tokens for what the heading says of the part); what it costs is
+  // counted once it is placed.
+  auto framing = [](const PivotFile& pivot) {
+    return tokens::count(file_heading(pivot)) + tokens::count(file_closing(pivot));
+  };
+  constexpr std::size_t kHeadingNotes = 12;  // "(skeleton; lines 120-480; in full: Cart.total)"
+  auto framing_room = [&](const std::string& path) {
+    PivotFile bare;
+    bare.path = path;
+    return framing(bare) + kHeadingNotes;
+  };
   std::size_t budget = request.max_tokens;
+  budget -= std::min(budget, tokens::count(summary_line(999, request.max_tokens, 999999999999)));
   // The skeleton with the task's bodies (functions the evidence names, a
   // named class keeps its members' skeleton) is offered for the strongest
   // two files. Each costs a parse that the cache cannot keep: the second
@@ -1484,8 +1501,11 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       if (companion.text.empty()) continue;
       PivotFile& pivot = companion.pivot;
       pivot.path = page;
-      std::size_t allowance = std::min(
-          budget, request.max_tokens / (companions.size() < kFirstCompanions ? kCompanionShare : kLaterCompanionShare));
+      std::size_t room = framing_room(page);
+      if (budget <= room) continue;
+      std::size_t allowance =
+          std::min(budget - room,
+                   request.max_tokens / (companions.size() < kFirstCompanions ? kCompanionShare : kLaterCompanionShare));
       pivot.raw_token_count = cache.text_tokens(companion.text);
       if (pivot.raw_token_count <= allowance) {
         pivot.content = companion.text;
@@ -1495,7 +1515,9 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
         if (!apply_cut(pivot, companion.cutting, allowance)) continue;
       }
       pivot.documents = described;
-      budget -= pivot.token_count;
+      std::size_t cost = pivot.token_count + framing(pivot);
+      if (cost > budget) continue;
+      budget -= cost;
       companions.push_back(std::move(companion));
     }
   }
@@ -1521,9 +1543,13 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       companion.pivot.required_by = template_path;
       companion.pivot.raw_token_count = cache.text_tokens(companion.text);
       companion.cutting = Cutting{companion.text, 1, {}, true};
-      if (!apply_cut(companion.pivot, companion.cutting, std::min(budget, request.max_tokens / kLaterCompanionShare)))
+      std::size_t room = framing_room(changelog);
+      if (budget <= room ||
+          !apply_cut(companion.pivot, companion.cutting, std::min(budget - room, request.max_tokens / kLaterCompanionShare)))
         break;
-      budget -= companion.pivot.token_count;
+      std::size_t cost = companion.pivot.token_count + framing(companion.pivot);
+      if (cost > budget) break;
+      budget -= cost;
       companions.push_back(std::move(companion));
       break;
     }
@@ -1635,19 +1661,27 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     // No file takes the whole budget on the first pass: the strongest at
     // most half of it when it leads the second by half its score again,
     // else a quarter (a close lead is wrong two times in five); the next
-    // three a twelfth, the others a 192nd, at least 40 tokens (each cut to
+    // three a twelfth, the others a 192nd, at least 24 tokens (each cut to
     // the lines from the task's first body when its skeleton is larger, or
     // its outline), so that many files are seen: a change that spans
     // several files finds each of them here. Budget left at the end goes
     // back to the best files. (A far file is a pointer, its path and first
     // definitions: at a 96th, 80 tokens, the pack reached fewer files and
-    // sent fewer tokens of the files that changed.)
-    constexpr std::size_t kFirstShare = 2, kUnsureFirstShare = 4, kOtherShare = 12, kTailShare = 192, kLeastTail = 40;
+    // sent fewer tokens of the files that changed. Its heading, the path,
+    // is charged besides: below 7,680 tokens, 24 tokens of definitions
+    // reach more files than 40, within the same answer.)
+    constexpr std::size_t kFirstShare = 2, kUnsureFirstShare = 4, kOtherShare = 12, kTailShare = 192, kLeastTail = 24;
     std::size_t share = follower                                ? kTailShare
                         : result.pivot_files.empty()              ? (clear_lead ? kFirstShare : kUnsureFirstShare)
                         : result.pivot_files.size() < kTailFrom ? kOtherShare
                                                                 : kTailShare;
-    std::size_t allowance = std::min(budget, std::max<std::size_t>(request.max_tokens / share, kLeastTail));
+    const std::size_t room = framing_room(path);
+    if (budget <= room) {
+      if (rank < listed) result.left_out.push_back(path);
+      continue;
+    }
+    const std::size_t left = budget - room;  // for the content
+    std::size_t allowance = std::min(left, std::max<std::size_t>(request.max_tokens / share, kLeastTail));
     PivotFile pivot;
     pivot.path = path;
     pivot.score = entry.second->score;
@@ -1755,18 +1789,19 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     // A cut needs room to show something: at least 200 tokens, even where
     // the share is smaller (a page, a file without definitions).
     constexpr std::size_t kLeastCut = 200;
-    std::size_t cut_allowance = follower ? allowance : std::min(budget, std::max(allowance, kLeastCut));
+    std::size_t cut_allowance = follower ? allowance : std::min(left, std::max(allowance, kLeastCut));
     if (!placed && (follower || cut_allowance >= kLeastCut) && !best_text.empty()) {
       // The most compressed form, from its first line.
       cutting = Cutting{std::move(best_text), 1, {}};
       pivot.level = best_level;
       placed = apply_cut(pivot, cutting, cut_allowance);
     }
-    if (!placed) {
+    std::size_t cost = placed ? pivot.token_count + framing(pivot) : 0;
+    if (!placed || cost > budget) {
       if (rank < listed) result.left_out.push_back(path);
       continue;
     }
-    budget -= pivot.token_count;
+    budget -= cost;
     pivot.raw_token_count = raw_tokens();
     const double score = pivot.score;
     send(std::move(pivot), std::move(text), std::move(cutting));
@@ -1780,6 +1815,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     }
     followers_of.erase(followers);  // X.tsx.preview follows X.tsx or X.js, once
   }
+  const std::size_t tail_end = result.pivot_files.size();  // the files in rank order end here
   budget += page_reserve;
   if (page_reserve) {
     std::unordered_set<std::string> taken;  // copies: pivot_files grows below
@@ -1793,8 +1829,9 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       if (file.size > kLargestTailText) continue;  // as in the tail above
       std::string text = walk::read_in_root(root, path, 4u << 20);
       if (text.empty()) continue;
-      std::size_t count = 0;
-      std::string outline = page_outline(text, title_words, std::min(budget, page_share), count);
+      std::size_t count = 0, room = framing_room(path);
+      if (budget <= room) continue;
+      std::string outline = page_outline(text, title_words, std::min(budget - room, page_share), count);
       if (outline.empty()) continue;
       PivotFile pivot;
       pivot.path = path;
@@ -1802,8 +1839,10 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       pivot.content = std::move(outline);
       pivot.token_count = count;
       pivot.outline = true;
+      std::size_t cost = count + framing(pivot);
+      if (cost > budget) continue;
       pivot.raw_token_count = cache.text_tokens(text);
-      budget -= count;
+      budget -= cost;
       std::erase(result.left_out, path);
       send(std::move(pivot), std::move(text), Cutting{});
     }
@@ -1839,33 +1878,60 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       } else {
         count = pivot.raw_token_count;
       }
-      if (count > pivot.token_count && count - pivot.token_count <= budget) {
-        budget -= count - pivot.token_count;
-        result.tokens_sent += count - pivot.token_count;
-        pivot.content = std::move(content);
-        pivot.token_count = count;
-        pivot.level = level;
-        pivot.lines.clear();
-        pivot.outline = false;
-        pivot.full_bodies.clear();  // level 1 or 0: every body is in it
-        if (bodies)
-          for (const auto& [at, most, name] : cuttings[p].kept) add_name(pivot.full_bodies, name);
-        break;
-      }
+      if (count <= pivot.token_count || count - pivot.token_count > budget) continue;
+      PivotFile grown = pivot;
+      grown.content = std::move(content);
+      grown.token_count = count;
+      grown.level = level;
+      grown.lines.clear();
+      grown.outline = false;
+      grown.full_bodies.clear();  // level 1 or 0: every body is in it
+      if (bodies)
+        for (const auto& [at, most, name] : cuttings[p].kept) add_name(grown.full_bodies, name);
+      std::size_t before = pivot.token_count + framing(pivot), after = count + framing(grown);
+      if (after > before + budget) continue;
+      budget -= after - before;
+      result.tokens_sent += count - pivot.token_count;
+      pivot = std::move(grown);
+      break;
     }
     if (!pivot.lines.empty() && budget >= 32 && !cuttings[p].text.empty()) {
-      // Still cut: more of its lines.
-      std::size_t before = pivot.token_count;
-      if (apply_cut(pivot, cuttings[p], before + budget) && pivot.token_count > before) {
-        budget -= pivot.token_count - before;
-        result.tokens_sent += pivot.token_count - before;
+      // Still cut: more of its lines (the heading's line numbers may grow
+      // by a token or two).
+      constexpr std::size_t kLongerLines = 2;
+      PivotFile longer = pivot;
+      std::size_t before = pivot.token_count + framing(pivot);
+      if (apply_cut(longer, cuttings[p], pivot.token_count + budget - kLongerLines) &&
+          longer.token_count > pivot.token_count) {
+        std::size_t after = longer.token_count + framing(longer);
+        if (after <= before + budget) {
+          budget -= after - before;
+          result.tokens_sent += longer.token_count - pivot.token_count;
+          pivot = std::move(longer);
+        }
       }
     }
   }
   if (!request.include_content)
     for (PivotFile& pivot : result.pivot_files) pivot.content.clear();
-  result.token_savings = result.raw_tokens > result.tokens_sent ? result.raw_tokens - result.tokens_sent : 0;
-  result.cost_estimation = static_cast<double>(result.tokens_sent) * request.price_per_million / 1e6;
+  // The answer as read, counted whole: a join may count other than its
+  // parts, and the last line names the files left out. Until it fits, the
+  // last file packed in rank order goes (the farthest outline; then pages
+  // and companions), named in left_out when the ranking lists it.
+  for (std::size_t packed_in_order = tail_end;;) {
+    result.token_savings = result.raw_tokens > result.tokens_sent ? result.raw_tokens - result.tokens_sent : 0;
+    result.answer_tokens = tokens::count(to_markdown(result));
+    if (result.answer_tokens <= request.max_tokens || result.pivot_files.empty()) break;
+    std::size_t last = packed_in_order > 1 ? --packed_in_order : result.pivot_files.size() - 1;
+    PivotFile& dropped = result.pivot_files[last];
+    result.tokens_sent -= dropped.token_count;
+    result.raw_tokens -= dropped.raw_token_count;
+    if (std::any_of(result.ranking.begin(), result.ranking.end(),
+                    [&](const RankedFile& ranked) { return ranked.path == dropped.path; }))
+      result.left_out.push_back(dropped.path);
+    result.pivot_files.erase(result.pivot_files.begin() + static_cast<std::ptrdiff_t>(last));
+  }
+  result.cost_estimation = static_cast<double>(result.answer_tokens) * request.price_per_million / 1e6;
   result.pack_ms = std::chrono::duration<double, std::milli>(Clock::now() - pack_started).count();
   return result;
 }

@@ -71,11 +71,15 @@ struct Result {
   std::vector<PivotFile> pivot_files;  // what is sent, best first
   std::vector<RankedFile> ranking;     // the best files, sent or not
   std::vector<std::string> left_out;   // listed files not sent (budget; tests from the fifth file on)
-  std::size_t tokens_sent = 0;
+  std::size_t tokens_sent = 0;         // tokens of the contents
   std::size_t raw_tokens = 0;          // tokens of the whole files drawn on
   std::size_t token_savings = 0;       // raw_tokens - tokens_sent
   double cost_estimation = 0;
   std::size_t max_tokens = 0;
+  // Tokens of the answer as an agent reads it (render.h's to_markdown):
+  // the contents, each file's heading and fence, the first and last lines.
+  // At most max_tokens.
+  std::size_t answer_tokens = 0;
   std::size_t stale_files = 0;         // files changed on disk since indexed
   TaskTerms terms;
   double search_ms = 0, pack_ms = 0;

@@ -8,6 +8,7 @@
 #include "index/indexer.h"
 #include "index/test_tree.h"
 #include "pack/cache.h"
+#include "pipeline/render.h"
 #include "tokens/tokens.h"
 
 namespace comp::pipeline {
@@ -116,11 +117,15 @@ TEST(Pipeline, NeverExceedsTheBudgetAndFillsIt) {
       sum += pivot.token_count;
     }
     EXPECT_EQ(sum, result.tokens_sent);
-    EXPECT_LE(result.tokens_sent, budget);
     EXPECT_EQ(result.token_savings, result.raw_tokens - result.tokens_sent);
+    // The answer as an agent reads it, headings and all, fits the budget.
+    std::string answer = to_markdown(result);
+    EXPECT_EQ(result.answer_tokens, tokens::count(answer)) << budget;
+    EXPECT_LE(result.answer_tokens, budget) << answer;
+    EXPECT_LT(result.tokens_sent, result.answer_tokens);
     // report.py alone holds far more than these budgets: they are filled.
     if (budget >= 500) {
-      EXPECT_GE(result.tokens_sent * 10, budget * 9) << budget;
+      EXPECT_GE(result.answer_tokens * 10, budget * 9) << budget;
     }
   }
 }
@@ -140,7 +145,7 @@ TEST(Pipeline, SupportingFilesAreSkeletons) {
   for (std::size_t i = 1; i < result.pivot_files.size(); ++i)
     if (result.pivot_files[i].level == 2 && result.pivot_files[i].content.find("...") != std::string::npos) skeleton = true;
   EXPECT_TRUE(skeleton);  // report.py does not fit whole: its skeleton is sent
-  EXPECT_NEAR(result.cost_estimation, static_cast<double>(result.tokens_sent) * 3.0 / 1e6, 1e-12);
+  EXPECT_NEAR(result.cost_estimation, static_cast<double>(result.answer_tokens) * 3.0 / 1e6, 1e-12);
 }
 
 // A module of `count` functions, each with a body of a few lines.
@@ -817,7 +822,7 @@ TEST(Pipeline, ThePackReachesManyFiles) {
   // Among equals no file leads: the strongest takes a quarter (and what the
   // first pass left over, less than a tail file's share).
   ASSERT_FALSE(result.pivot_files.empty());
-  const std::size_t tail_share = std::max<std::size_t>(request.max_tokens / 192, 40);
+  const std::size_t tail_share = std::max<std::size_t>(request.max_tokens / 192, 24);
   EXPECT_LE(result.pivot_files[0].token_count, request.max_tokens / 4 + tail_share);
   std::size_t outlines = 0;
   for (std::size_t i = 4; i < result.pivot_files.size(); ++i) {
@@ -965,7 +970,7 @@ TEST(Pipeline, ACodeFilesDataFollowsIt) {
   EXPECT_EQ(preview.path, "docs/demos/CheckboxLabels.tsx.preview");
   EXPECT_EQ(preview.content, "<Box>\n  <Toggle on />\n</Box>\n");
   EXPECT_EQ(preview.token_count, tokens::count(preview.content));
-  EXPECT_LE(preview.token_count, std::max<std::size_t>(Request{}.max_tokens / 192, 40));
+  EXPECT_LE(preview.token_count, std::max<std::size_t>(Request{}.max_tokens / 192, 24));
   EXPECT_LT(preview.score, result.pivot_files[0].score);
   EXPECT_EQ(sent_file(result, "docs/demos/CheckboxLabels.test.js.snap"), nullptr);
   EXPECT_EQ(rank_of(result, "docs/demos/Other.tsx"), 0u);

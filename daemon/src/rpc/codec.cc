@@ -201,6 +201,7 @@ nlohmann::json to_json(const pipeline::Result& result) {
           {"token_savings", result.token_savings},
           {"cost_estimation", result.cost_estimation},
           {"tokens_sent", result.tokens_sent},
+          {"answer_tokens", result.answer_tokens},
           {"raw_tokens", result.raw_tokens},
           {"max_tokens", result.max_tokens},
           {"ranking", ranking},

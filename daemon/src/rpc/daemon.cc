@@ -64,11 +64,11 @@ json mcp_tools(bool structured) {
       {{"name", "get_context"},
        {"description",
         "Start here for any task in this repository. Finds the code the task needs and returns it within a token "
-        "budget: the files most likely to change (whole, or their relevant symbols in full), supporting files as "
-        "skeletons (far down the ranking as outlines: numbered definition lines, a page's headings, `outline` true), "
-        "their documentation pages after them (`documents` names the file), and the top of the changelog when the "
-        "project's pull-request template asks for an entry (`required_by` names the template). Pass the whole issue or error text, "
-        "stack traces included."},
+        "budget, as Markdown (a `## path` heading per file, best first): the files most likely to change (whole, or "
+        "their relevant symbols in full), supporting files as skeletons (far down the ranking as outlines: numbered "
+        "definition lines, a page's headings), their documentation pages, and the top of the changelog when the "
+        "project's pull-request template asks for an entry. get_file shows more of a file. Pass the whole issue or "
+        "error text, stack traces included."},
        {"inputSchema",
         {{"type", "object"},
          {"properties",
@@ -272,9 +272,10 @@ int run_daemon(const DaemonOptions& options, int in_fd, int out_fd) {
           call.notify("notifications/progress", {{"progressToken", token}, {"progress", ++*counter}, {"message", message}});
         };
       json result;
+      std::string text;  // what the agent reads, when not the JSON of `result`
       try {
         if (name == "get_context")
-          result = service.run_pipeline(arguments, call, progress, name);
+          result = service.run_pipeline(arguments, call, progress, name, &text);
         else if (name == "get_symbol")
           result = service.get_symbol(arguments, call, progress, name);
         else if (name == "get_diff_context")
@@ -293,7 +294,12 @@ int run_daemon(const DaemonOptions& options, int in_fd, int out_fd) {
       } catch (const std::exception& error) {
         return json{{"content", text_content(std::string("comP failed: ") + error.what())}, {"isError", true}};
       }
-      json answer = {{"content", text_content(dump(result))}};
+      // get_context's text is its Markdown (pipeline::to_markdown): agents
+      // read the text block, and the JSON of the same answer was 2.2 times
+      // the budget in tokens at the median, 2.8 at most (escaped code, a
+      // dozen fields per file, the ranking's evidence); the Markdown fits
+      // the budget. The JSON stays in structuredContent.
+      json answer = {{"content", text_content(text.empty() ? dump(result) : text)}};
       if (*negotiated >= "2025-06-18") answer["structuredContent"] = std::move(result);
       return answer;
     });

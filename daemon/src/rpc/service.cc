@@ -9,6 +9,7 @@
 #include "pack/cache.h"
 #include "parse/symbols.h"
 #include "pipeline/pipeline.h"
+#include "pipeline/render.h"
 #include "query/graph_query.h"
 #include "rpc/codec.h"
 #include "vcs/git.h"
@@ -198,7 +199,8 @@ void Service::warm_up() {
   }
 }
 
-json Service::run_pipeline(const json& params, Call& call, const Progress& progress, const std::string& tool) {
+json Service::run_pipeline(const json& params, Call& call, const Progress& progress, const std::string& tool,
+                           std::string* markdown) {
   pipeline::Request request;
   request.task = string_param(params, "task", true);
   if (request.task.find_first_not_of(" \t\r\n") == std::string::npos)
@@ -225,6 +227,7 @@ json Service::run_pipeline(const json& params, Call& call, const Progress& progr
   auto reader = workspace_.read();
   pipeline::Result result = pipeline::run_pipeline(reader.store(), workspace_.root(), request, &file_lists_);
   if (progress) progress(2, 2, "packed");
+  if (markdown) *markdown = pipeline::to_markdown(result);
   json out = to_json(result);
   if (!request.include_content)
     for (json& pivot : out["pivot_files"]) pivot.erase("content");

@@ -32,7 +32,10 @@ class Service {
 
   void set_client(const std::string& name);
   // `tool` names the call in the session memory ("run_pipeline", "get_context", ...).
-  nlohmann::json run_pipeline(const nlohmann::json& params, Call& call, const Progress& progress, const std::string& tool);
+  // `markdown`, when given, receives the answer as an agent reads it
+  // (pipeline::to_markdown): MCP's text block.
+  nlohmann::json run_pipeline(const nlohmann::json& params, Call& call, const Progress& progress, const std::string& tool,
+                              std::string* markdown = nullptr);
   nlohmann::json get_symbol(const nlohmann::json& params, Call& call, const Progress& progress, const std::string& tool);
   nlohmann::json diff_context(const nlohmann::json& params, Call& call, const Progress& progress, const std::string& tool);
   nlohmann::json search(const nlohmann::json& params, Call& call, const Progress& progress, const std::string& tool);

@@ -1,10 +1,14 @@
 // The fixture repository shared by the MCP end-to-end tests: a small git
-// repository with Python and TypeScript files that call each other.
+// repository with Python and TypeScript files that call each other; and
+// their check of get_context's text (gpt-tokenizer counts it, an o200k_base
+// independent of comP's).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const COMP = path.resolve(process.env.COMP_BINARY || path.join(here, '../../../build/comp'));
@@ -125,4 +129,25 @@ export function makeFixture(extra = {}, prefix = 'comp-mcp-e2e-') {
 /** Removes every fixture made so far. */
 export function removeFixtures() {
   for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * get_context's text block, what the agent reads: the same answer in Markdown, each sent file's
+ * content under its `## path` heading, best first, and all of it within max_tokens as
+ * gpt-tokenizer counts o200k_base.
+ */
+export function answerText(text, ctx, what) {
+  assert.ok(text.startsWith(`# Context: ${ctx.pivot_files.length} files within ${ctx.max_tokens} tokens`),
+    `${what}: the answer's first line: ${text.slice(0, 120)}`);
+  let at = 0;
+  for (const f of ctx.pivot_files) {
+    const heading = text.indexOf(`\n## ${f.path}`, at);
+    assert.ok(heading >= at, `${what}: no heading for ${f.path} after offset ${at}`);
+    const content = text.indexOf(`\n${f.content}`, heading + 1);
+    assert.ok(content > heading, `${what}: ${f.path}'s content is not under its heading`);
+    at = content + f.content.length;
+  }
+  assert.equal(countTokens(text), ctx.answer_tokens, `${what}: answer_tokens is not the text's o200k count`);
+  assert.ok(ctx.answer_tokens <= ctx.max_tokens, `${what}: the text is ${ctx.answer_tokens} tokens, over ${ctx.max_tokens}`);
+  assert.ok(ctx.tokens_sent < ctx.answer_tokens, `${what}: tokens_sent ${ctx.tokens_sent} counts only the contents`);
 }

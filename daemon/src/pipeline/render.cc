@@ -1,0 +1,82 @@
+#include "pipeline/render.h"
+
+#include <algorithm>
+
+#include "utf8/utf8.h"
+
+namespace comp::pipeline {
+namespace {
+
+// A fence no line of `content` can close: one backtick more than its longest
+// run (at least three, CommonMark's least).
+std::string fence_for(const std::string& content) {
+  std::size_t longest = 0, run = 0;
+  for (char c : content) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  return std::string(std::max<std::size_t>(3, longest + 1), '`');
+}
+
+// `names`, each as `show` prints it, comma-separated: the first `most`.
+template <typename Show>
+void join(std::string& out, const std::vector<std::string>& names, std::size_t most, Show show) {
+  for (std::size_t i = 0; i < names.size() && i < most; ++i) {
+    if (i) out += ", ";
+    out += show(names[i]);
+  }
+  if (names.size() > most) out += ", ...";
+}
+
+}  // namespace
+
+std::string file_heading(const PivotFile& pivot) {
+  std::string out = "## " + utf8::quote_name(pivot.path);
+  std::vector<std::string> notes;
+  if (pivot.outline) {
+    notes.push_back("outline");
+  } else {
+    if (pivot.level == 1) notes.push_back("no comments");
+    if (pivot.level == 2) notes.push_back("skeleton");
+    if (!pivot.lines.empty()) notes.push_back("lines " + pivot.lines);
+    if (!pivot.full_bodies.empty()) {
+      std::string bodies = "in full: ";
+      join(bodies, pivot.full_bodies, 8, utf8::escape_controls);
+      notes.push_back(std::move(bodies));
+    }
+  }
+  if (!pivot.documents.empty()) notes.push_back("documents " + utf8::quote_name(pivot.documents));
+  if (!pivot.required_by.empty()) notes.push_back("asked for by " + utf8::quote_name(pivot.required_by));
+  if (!notes.empty()) {
+    out += " (";
+    for (std::size_t i = 0; i < notes.size(); ++i) out += (i ? "; " : "") + notes[i];
+    out += ")";
+  }
+  return out + "\n" + fence_for(pivot.content) + "\n";
+}
+
+std::string file_closing(const PivotFile& pivot) {
+  bool ends_line = pivot.content.empty() || pivot.content.back() == '\n';
+  return (ends_line ? "" : "\n") + fence_for(pivot.content) + "\n\n";
+}
+
+std::string summary_line(std::size_t files, std::size_t max_tokens, std::size_t saved) {
+  return "# Context: " + std::to_string(files) + " files within " + std::to_string(max_tokens) + " tokens (" +
+         std::to_string(saved) + " saved)\n\n";
+}
+
+std::string to_markdown(const Result& result) {
+  std::string out = summary_line(result.pivot_files.size(), result.max_tokens, result.token_savings);
+  for (const PivotFile& pivot : result.pivot_files) out += file_heading(pivot) + pivot.content + file_closing(pivot);
+  if (!result.left_out.empty()) {
+    constexpr std::size_t kLeftOutNamed = 8;
+    out += "Left out: ";
+    join(out, result.left_out, kLeftOutNamed, utf8::quote_name);
+    if (result.left_out.size() > kLeftOutNamed) out += " (" + std::to_string(result.left_out.size()) + " in all)";
+    out += "\n";
+  }
+  if (result.stale_files) out += std::to_string(result.stale_files) + " files changed since they were indexed\n";
+  return out;
+}
+
+}  // namespace comp::pipeline

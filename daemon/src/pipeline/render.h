@@ -1,0 +1,30 @@
+// render: run_pipeline's answer as an agent reads it, in Markdown: the text
+// of MCP's get_context and `comp query`'s report. The JSON shape (seed 5.1)
+// is the protocol layer's; this is the same answer with one heading per file
+// and nothing an agent does not read (scores, counts, the ranking's evidence).
+#pragma once
+
+#include <string>
+
+#include "pipeline/pipeline.h"
+
+namespace comp::pipeline {
+
+// What comes before a sent file's content: "## PATH (outline)\n```\n" (the
+// path as `utf8::quote_name` shows it; what the content is, when it is not
+// the whole file: its level, its lines, the bodies kept; the fence longer
+// than any run of backticks in the content).
+std::string file_heading(const PivotFile& pivot);
+// What closes it: the fence, a blank line.
+std::string file_closing(const PivotFile& pivot);
+
+// The answer's first line and the blank line after it: "# Context: N files
+// within M tokens (S saved)".
+std::string summary_line(std::size_t files, std::size_t max_tokens, std::size_t saved);
+
+// The whole answer: a line that says what it holds, then each sent file,
+// best first (heading, content, closing), then the files left out (the
+// first eight named) and how many files changed since they were indexed.
+std::string to_markdown(const Result& result);
+
+}  // namespace comp::pipeline
