@@ -283,7 +283,7 @@ int run_daemon(const DaemonOptions& options, int in_fd, int out_fd) {
         else if (name == "search_code")
           result = service.search(arguments, call, progress, name);
         else if (name == "get_file")
-          result = service.get_file(arguments, call, progress, name);
+          result = service.get_file(arguments, call, progress, name, &text);
         else
           throw Error(kInvalidParams, "unknown tool: " + name);
       } catch (const Error& error) {
@@ -294,11 +294,18 @@ int run_daemon(const DaemonOptions& options, int in_fd, int out_fd) {
       } catch (const std::exception& error) {
         return json{{"content", text_content(std::string("comP failed: ") + error.what())}, {"isError", true}};
       }
-      // get_context's text is its Markdown (pipeline::to_markdown): agents
-      // read the text block, and the JSON of the same answer was 2.2 times
-      // the budget in tokens at the median, 2.8 at most (escaped code, a
-      // dozen fields per file, the ranking's evidence); the Markdown fits
-      // the budget. The JSON stays in structuredContent.
+      // Agents read the text block: where the answer has a Markdown form,
+      // that is the text, and the JSON stays in structuredContent.
+      // get_context's (pipeline::to_markdown) fits its budget, where the
+      // JSON was 2.2 times it at the median, 2.8 at most (escaped code, a
+      // dozen fields per file, the ranking's evidence); get_symbol's and
+      // get_diff_context's `markdown` field is the report without the same
+      // data again as JSON (a diff of this repository's last three commits:
+      // 9,279 tokens against 35,784); get_file's, the file under its
+      // heading, unescaped.
+      if (text.empty() && (name == "get_symbol" || name == "get_diff_context") && result.contains("markdown") &&
+          result["markdown"].is_string())
+        text = result["markdown"].get<std::string>();
       json answer = {{"content", text_content(text.empty() ? dump(result) : text)}};
       if (*negotiated >= "2025-06-18") answer["structuredContent"] = std::move(result);
       return answer;

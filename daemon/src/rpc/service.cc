@@ -317,7 +317,8 @@ json Service::search(const json& params, Call&, const Progress& progress, const 
   return {{"symbols", symbols}, {"files", files}, {"freshness", freshness()}};
 }
 
-json Service::get_file(const json& params, Call&, const Progress& progress, const std::string& tool) {
+json Service::get_file(const json& params, Call&, const Progress& progress, const std::string& tool,
+                       std::string* text) {
   std::string path = relative_path_param(params, "path");
   int level = static_cast<int>(integer_param(params, "level", 0, 0, 2));
   std::string lines = string_param(params, "lines", false);
@@ -340,6 +341,14 @@ json Service::get_file(const json& params, Call&, const Progress& progress, cons
     throw Error(kNotFound, "'" + path + "' cannot be read now (changed or removed since indexed)");
   pack::CompressionCache cache(reader.store(), workspace_.root());
   pipeline::FileView view = pipeline::view_file(path, content, level, first, last, &cache);
+  if (text) {
+    pipeline::PivotFile shown;
+    shown.path = path;
+    shown.level = view.level;
+    shown.lines = lines;
+    shown.content = view.text;
+    *text = pipeline::file_heading(shown) + shown.content + pipeline::file_closing(shown);
+  }
   json out = to_json(view, path, lines);
   out["freshness"] = freshness(0);
   record(tool, path, json::array({{{"path", path}, {"sha256", file->sha256}, {"tokens", view.tokens}}}), json::array(),

@@ -39,7 +39,10 @@ class Service {
   nlohmann::json get_symbol(const nlohmann::json& params, Call& call, const Progress& progress, const std::string& tool);
   nlohmann::json diff_context(const nlohmann::json& params, Call& call, const Progress& progress, const std::string& tool);
   nlohmann::json search(const nlohmann::json& params, Call& call, const Progress& progress, const std::string& tool);
-  nlohmann::json get_file(const nlohmann::json& params, Call& call, const Progress& progress, const std::string& tool);
+  // `text`, when given, receives the file as an agent reads it: a `## path`
+  // heading (level, lines) and the content in a fence (pipeline/render.h).
+  nlohmann::json get_file(const nlohmann::json& params, Call& call, const Progress& progress, const std::string& tool,
+                          std::string* text = nullptr);
   nlohmann::json dependents_count(const nlohmann::json& params, Call& call);
   nlohmann::json index_status();
   nlohmann::json freshness(std::size_t stale_files = 0);

@@ -132,11 +132,32 @@ export function removeFixtures() {
 }
 
 /**
+ * A tool's text block, what the agent reads, against its structuredContent: get_context's
+ * answer in Markdown (answerText); get_symbol's and get_diff_context's `markdown` report;
+ * get_file's content under a `## path` heading, in a fence; the JSON of the rest.
+ */
+export function mirrorsText(text, structured, what) {
+  if (structured.pivot_files) return answerText(text, structured, what);
+  if (typeof structured.markdown === 'string') {
+    return assert.equal(text, structured.markdown, `${what}: the text block is not the markdown report`);
+  }
+  if (typeof structured.content === 'string' && typeof structured.path === 'string') {
+    assert.ok(text.startsWith(`## ${structured.path}`), `${what}: the file's heading: ${text.slice(0, 120)}`);
+    const opens = text.indexOf('\n') + 1, fence = text.slice(opens, text.indexOf('\n', opens));
+    assert.match(fence, /^`{3,}$/, `${what}: no fence after the heading`);
+    return assert.equal(text.slice(opens + fence.length + 1), structured.content +
+      (structured.content === '' || structured.content.endsWith('\n') ? '' : '\n') + `${fence}\n\n`,
+      `${what}: the text is not the file's content in its fence`);
+  }
+  return assert.deepEqual(JSON.parse(text), structured, `${what}: the text block is not the JSON of structuredContent`);
+}
+
+/**
  * get_context's text block, what the agent reads: the same answer in Markdown, each sent file's
  * content under its `## path` heading, best first, and all of it within max_tokens as
  * gpt-tokenizer counts o200k_base.
  */
-export function answerText(text, ctx, what) {
+function answerText(text, ctx, what) {
   assert.ok(text.startsWith(`# Context: ${ctx.pivot_files.length} files within ${ctx.max_tokens} tokens`),
     `${what}: the answer's first line: ${text.slice(0, 120)}`);
   let at = 0;

@@ -29,7 +29,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-import { COMP, answerText, makeFixture as makeSharedFixture, tempDirs } from './fixture.mjs';
+import { COMP, mirrorsText, makeFixture as makeSharedFixture, tempDirs } from './fixture.mjs';
 const INSPECTOR = path.join(here, 'node_modules', '.bin', 'mcp-inspector');
 
 const TOOL_NAMES = ['get_context', 'get_diff_context', 'get_file', 'get_symbol', 'search_code'];
@@ -116,9 +116,7 @@ function structured(run, what) {
   assert.ok(result.structuredContent && typeof result.structuredContent === 'object', `${what}: no structuredContent`);
   const texts = result.content.filter((c) => c.type === 'text');
   assert.equal(texts.length, 1, `${what}: expected exactly one text content block`);
-  if (result.structuredContent.pivot_files) answerText(texts[0].text, result.structuredContent, what);
-  else assert.deepEqual(JSON.parse(texts[0].text), result.structuredContent,
-    `${what}: the text block is not the JSON of structuredContent`);
+  mirrorsText(texts[0].text, result.structuredContent, what);
   return result.structuredContent;
 }
 

@@ -32,7 +32,7 @@ const FRESHNESS_MS = 10_000;     // a file change must show within this
 // ---------------------------------------------------------------------------
 // Fixture: a small git repository with cross-file calls in Python and TypeScript.
 
-import { FILES, answerText, git, makeFixture, tempDirs } from './fixture.mjs';
+import { FILES, mirrorsText, git, makeFixture, tempDirs } from './fixture.mjs';
 
 /** Many small modules, so that the first index of a fresh copy takes a moment. */
 function bulkFiles(count) {
@@ -79,9 +79,7 @@ function structured(result, what) {
     `${what}: no structuredContent`);
   const texts = result.content.filter((c) => c.type === 'text');
   assert.equal(texts.length, 1, `${what}: expected exactly one text content block`);
-  if (result.structuredContent.pivot_files) answerText(texts[0].text, result.structuredContent, what);
-  else assert.deepEqual(JSON.parse(texts[0].text), result.structuredContent,
-    `${what}: the text block is not the JSON of structuredContent`);
+  mirrorsText(texts[0].text, result.structuredContent, what);
   return result.structuredContent;
 }
 
