@@ -5,7 +5,7 @@
 
 import * as vscode from 'vscode';
 import { AgentSetupManager } from './agents/AgentSetupManager';
-import { ChatDaemon, contextSettings, pipelineParams, registerChatParticipant, renderContext, savingsLine } from './chat/participant';
+import { ChatDaemon, contextForModel, contextSettings, pipelineParams, registerChatParticipant, savingsLine } from './chat/participant';
 import { errorMessage } from './daemon/DaemonClient';
 import { DaemonManager } from './daemon/DaemonManager';
 import type { PipelineResult, SessionMemoryDocument } from './daemon/protocol';
@@ -93,7 +93,7 @@ async function copyContext(daemons: DaemonManager): Promise<void> {
       return daemons.request<PipelineResult>(undefined, 'run_pipeline', pipelineParams(task, contextSettings()), { signal: controller.signal });
     },
   );
-  await vscode.env.clipboard.writeText(`Task: ${task}\n\n${renderContext(result)}`);
+  await vscode.env.clipboard.writeText(`Task: ${task}\n\n${contextForModel(result)}`);
   void vscode.window.showInformationMessage(`comP: context copied. ${savingsLine(result).replace(/\*\*/g, '')}`);
 }
 

@@ -344,7 +344,14 @@ int run_daemon(const DaemonOptions& options, int in_fd, int out_fd) {
                       {"index", compact_status(workspace->state())}};
         },
         true);
-    endpoint.on_request("run_pipeline", [&](const json& p, Call& c) { return service.run_pipeline(p, c, {}, "run_pipeline"); });
+    endpoint.on_request("run_pipeline", [&](const json& p, Call& c) {
+      // The answer as a model reads it too (MCP's text), for the editor to
+      // hand to one: it is what max_tokens bounds.
+      std::string markdown;
+      json out = service.run_pipeline(p, c, {}, "run_pipeline", &markdown);
+      out["markdown"] = std::move(markdown);
+      return out;
+    });
     endpoint.on_request("get_symbol", [&](const json& p, Call& c) { return service.get_symbol(p, c, {}, "get_symbol"); });
     endpoint.on_request("get_git_diff_context",
                         [&](const json& p, Call& c) { return service.diff_context(p, c, {}, "get_git_diff_context"); });

@@ -44,7 +44,15 @@ export function pipelineParams(task: string, settings: ContextSettings): Record<
   return params;
 }
 
-/** The packed files as Markdown: a heading and a fenced block per file. */
+/**
+ * The context as a model reads it: the daemon's own Markdown, which is what `max_tokens`
+ * bounds (headings and fences included); from an older daemon without it, `renderContext`.
+ */
+export function contextForModel(result: PipelineResult): string {
+  return typeof result.markdown === 'string' ? result.markdown : renderContext(result);
+}
+
+/** The packed files as Markdown for the chat view: a heading and a fenced block per file, with its language. */
 export function renderContext(result: PipelineResult): string {
   return result.pivot_files
     .map((file) => {
@@ -129,15 +137,14 @@ async function answerContext(
           : '';
     stream.markdown(` — ${file.token_count} tokens${kind}\n`);
   }
-  const context = renderContext(result);
   const choice = await chooseModel(request);
   if (choice && !token.isCancellationRequested) {
     try {
       const messages = [
         vscode.LanguageModelChatMessage.User(
           'You answer questions about a code base. comP selected the code below for the task; ' +
-            'files marked compressed show signatures only. Use it, cite file paths, and say when it is not enough.\n\n' +
-            context,
+            'files marked skeleton or outline show signatures only. Use it, cite file paths, and say when it is not enough.\n\n' +
+            contextForModel(result),
         ),
         vscode.LanguageModelChatMessage.User(task),
       ];
@@ -149,7 +156,7 @@ async function answerContext(
       stream.markdown(`\n_The language model could not answer (${errorMessage(error)}); here is the context._\n\n`);
     }
   }
-  stream.markdown('\n' + context);
+  stream.markdown('\n' + renderContext(result));
   return { metadata: { command: 'context', files: result.pivot_files.map((file) => file.path) } };
 }
 

@@ -66,6 +66,10 @@ export interface PivotFile {
 
 export interface PipelineResult {
   readonly pivot_files: readonly PivotFile[];
+  /** The answer as a model reads it (MCP get_context's text): Markdown, at most `max_tokens` o200k tokens in all. */
+  readonly markdown?: string;
+  /** Tokens of `markdown`; `tokens_sent` counts the contents alone. */
+  readonly answer_tokens?: number;
   readonly tokens_sent: number;
   readonly token_savings: number;
   readonly cost_estimation?: number;

@@ -187,6 +187,11 @@ describe('with the real comp serve', { skip: available ? false : `no comp binary
     await handler({ command: 'context', prompt: 'how does greet build its answer?' } as unknown as vscode.ChatRequest, { history: [] } as unknown as vscode.ChatContext, stream as unknown as vscode.ChatResponseStream, token);
     assert.match(parts.join(''), /tokens saved/);
     assert.match(parts.join(''), /### util\.py/);
+    // run_pipeline also carries the answer as a model reads it, within max_tokens.
+    const answer = await daemon.client.request<PipelineResult>('run_pipeline', { task: 'how does greet build its answer?', max_tokens: 2000 });
+    assert.ok(answer.markdown?.startsWith(`# Context: ${answer.pivot_files.length} files within 2000 tokens`), answer.markdown);
+    assert.ok(answer.pivot_files.every((file) => answer.markdown?.includes(`## ${file.path}`)));
+    assert.ok(typeof answer.answer_tokens === 'number' && answer.answer_tokens <= 2000 && answer.answer_tokens > answer.tokens_sent);
     if (fs.existsSync(path.join(root, '.git'))) {
       const diff = await manager.request<DiffReport>(undefined, 'get_git_diff_context', { base: 'HEAD' });
       assert.ok(diff.changes.some((change) => change.path === 'util.py'));
