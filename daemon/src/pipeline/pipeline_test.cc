@@ -834,7 +834,10 @@ TEST(Pipeline, ThePackReachesManyFiles) {
     ++outlines;
     std::string name = pivot.path.substr(pivot.path.find('_') + 1);
     name = name.substr(0, name.find('.'));
-    EXPECT_EQ(pivot.content.rfind("1: class Exporter" + name + ":\n2:     def export_format_0(self", 0), 0u) << pivot.content;
+    EXPECT_EQ(pivot.content.rfind("1: class Exporter" + name + ":\n", 0), 0u) << pivot.content;
+    if (pivot.content.find("\n2:") != std::string::npos) {  // the last ones get what the budget has left
+      EXPECT_NE(pivot.content.find("\n2:     def export_format_0(self"), std::string::npos) << pivot.content;
+    }
     if (pivot.content.find("\n6:") != std::string::npos) {
       EXPECT_NE(pivot.content.find("\n⋮\n6:     def export_format_1(self"), std::string::npos) << pivot.content;
     }

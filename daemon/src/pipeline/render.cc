@@ -52,11 +52,13 @@ std::string file_heading(const PivotFile& pivot) {
     for (std::size_t i = 0; i < notes.size(); ++i) out += (i ? "; " : "") + notes[i];
     out += ")";
   }
+  if (pivot.outline) return out + "\n";  // numbered lines: none can open or close a fence
   return out + "\n" + fence_for(pivot.content) + "\n";
 }
 
 std::string file_closing(const PivotFile& pivot) {
   bool ends_line = pivot.content.empty() || pivot.content.back() == '\n';
+  if (pivot.outline) return ends_line ? "\n" : "\n\n";
   return (ends_line ? "" : "\n") + fence_for(pivot.content) + "\n\n";
 }
 

@@ -10,12 +10,15 @@
 
 namespace comp::pipeline {
 
-// What comes before a sent file's content: "## PATH (outline)\n```\n" (the
+// What comes before a sent file's content: "## PATH (skeleton)\n```\n" (the
 // path as `utf8::quote_name` shows it; what the content is, when it is not
 // the whole file: its level, its lines, the bodies kept; the fence longer
-// than any run of backticks in the content).
+// than any run of backticks in the content). An outline goes without a
+// fence, "## PATH (outline)\n": its lines are numbered ("12: def f():",
+// "⋮"), so none can open or close one, and far down the ranking the fence
+// was a tenth of what a file cost.
 std::string file_heading(const PivotFile& pivot);
-// What closes it: the fence, a blank line.
+// What closes it: the fence (none for an outline), a blank line.
 std::string file_closing(const PivotFile& pivot);
 
 // The answer's first line and the blank line after it: "# Context: N files

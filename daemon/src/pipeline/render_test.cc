@@ -33,7 +33,8 @@ TEST(Render, TheHeadingSaysWhatThePartIs) {
   outline.level = 2;
   outline.outline = true;
   outline.full_bodies = {"far"};  // an outline holds no body: not said
-  EXPECT_EQ(file_heading(outline), "## src/far.py (outline)\n```\n");
+  EXPECT_EQ(file_heading(outline), "## src/far.py (outline)\n");  // numbered lines need no fence
+  EXPECT_EQ(file_closing(outline), "\n");
   PivotFile page = file("docs/cart.md", "# Cart\n");
   page.documents = "src/cart.py";
   EXPECT_EQ(file_heading(page), "## docs/cart.md (documents src/cart.py)\n```\n");
@@ -65,11 +66,11 @@ TEST(Render, TheAnswerIsEachFileInOrderThenWhatWasLeftOut) {
   EXPECT_EQ(to_markdown(result),
             "# Context: 2 files within 2000 tokens (300 saved)\n\n"
             "## src/cart.py\n```\nclass Cart:\n    ...\n```\n\n"
-            "## src/far.py (outline)\n```\n3: def far():\n```\n\n");
+            "## src/far.py (outline)\n3: def far():\n\n");
   result.left_out = {"src/big.py", "tests/test_cart.py"};
   result.stale_files = 3;
   std::string text = to_markdown(result);
-  EXPECT_TRUE(text.ends_with("```\n\nLeft out: src/big.py, tests/test_cart.py\n"
+  EXPECT_TRUE(text.ends_with("3: def far():\n\nLeft out: src/big.py, tests/test_cart.py\n"
                              "3 files changed since they were indexed\n"))
       << text;
   result.left_out.clear();
