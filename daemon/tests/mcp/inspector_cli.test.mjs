@@ -120,7 +120,6 @@ function structured(run, what) {
   return result.structuredContent;
 }
 
-
 /** A tool call the server answered with isError: its message (stdout) and the CLI's exit (5) and envelope. */
 function toolError(run, what) {
   assert.equal(run.code, EXIT_TOOL_ERROR, `${what}: expected exit ${EXIT_TOOL_ERROR}; ${describeRun(run)}`);

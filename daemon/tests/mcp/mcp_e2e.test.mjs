@@ -83,7 +83,6 @@ function structured(result, what) {
   return result.structuredContent;
 }
 
-
 function errorText(result) {
   return result.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
 }
