@@ -280,6 +280,10 @@ TEST_F(ServeTest, MethodsAnswerLikeTheCli) {
   json search = daemon.call("search", {{"query", "parse_config"}});
   ASSERT_FALSE(search["result"]["symbols"].empty());
   EXPECT_EQ(search["result"]["symbols"][0]["name"], "parse_config");
+  std::string listed = search["result"]["markdown"].get<std::string>();
+  EXPECT_EQ(listed.rfind("# Search `parse_config`: ", 0), 0u) << listed;
+  EXPECT_NE(listed.find("- function `"), std::string::npos) << listed;
+  EXPECT_NE(listed.find("parse_config` in `app/config.py` lines "), std::string::npos) << listed;
 
   json file0 = daemon.call("get_file", {{"path", "app/config.py"}});
   json file2 = daemon.call("get_file", {{"path", "app/config.py"}, {"level", 2}});

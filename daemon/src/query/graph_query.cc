@@ -303,6 +303,24 @@ std::string to_markdown(const std::vector<NodeRecord>& choices, const std::strin
   return out.str();
 }
 
+std::string to_markdown(const SearchResult& result, const std::string& text) {
+  std::ostringstream out;
+  out << "# Search `" << utf8::escape_controls(text) << "`: " << result.symbols.size() << " symbols, "
+      << result.files.size() << " files\n\n";
+  for (const auto& [node, score] : result.symbols) {
+    out << "- " << node.kind << " `" << utf8::quote_name(node.kind == "file" ? node.file_path : node.scope) << "` in `"
+        << utf8::quote_name(node.file_path) << "` lines " << node.line << "-" << node.end_line;
+    if (!node.signature.empty()) out << ": `" << utf8::escape_controls(node.signature) << "`";
+    out << "\n";
+  }
+  if (!result.files.empty()) {
+    out << (result.symbols.empty() ? "" : "\n") << "Files:";
+    for (const auto& [path, score] : result.files) out << " `" << utf8::quote_name(path) << "`";
+    out << "\n";
+  }
+  return out.str();
+}
+
 std::string to_markdown(const DiffReport& report) {
   std::ostringstream out;
   out << "# Changes since " << report.base_commit.substr(0, 12) << "\n\n";

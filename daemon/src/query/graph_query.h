@@ -81,5 +81,8 @@ SearchResult search(graph::Store& store, const std::string& text, std::size_t li
 std::string to_markdown(const SymbolReport& report);
 std::string to_markdown(const std::vector<graph::NodeRecord>& choices, const std::string& name);
 std::string to_markdown(const DiffReport& report);
+// A search's symbols, best first, one line each (kind, qualified name, file,
+// lines, signature), then its files: what search_code's text block is.
+std::string to_markdown(const SearchResult& result, const std::string& text);
 
 }  // namespace comp::query

@@ -314,7 +314,8 @@ json Service::search(const json& params, Call&, const Progress& progress, const 
                        {"score", score}});
   for (const auto& [path, score] : result.files) files.push_back({{"path", path}, {"score", score}});
   (void)tool;  // searches hand out no code: not recorded
-  return {{"symbols", symbols}, {"files", files}, {"freshness", freshness()}};
+  return {{"symbols", symbols}, {"files", files}, {"markdown", query::to_markdown(result, text)},
+          {"freshness", freshness()}};
 }
 
 json Service::get_file(const json& params, Call&, const Progress& progress, const std::string& tool,
