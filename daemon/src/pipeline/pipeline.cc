@@ -8,7 +8,6 @@
 #include <chrono>
 #include <cstdlib>
 #include <cmath>
-#include <deque>
 #include <future>
 #include <initializer_list>
 #include <limits>
@@ -1592,23 +1591,24 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     if (found != followers_of.end() && found->second.size() < kMostFollowing && (about_tests || !is_test_path(file.path)))
       found->second.push_back(file.path);
   }
-  std::vector<std::pair<std::string, Candidate*>> following;  // the followers of the file just sent
-  std::deque<Candidate> follower_candidates;                   // theirs: no symbols, a share of its score
+  std::vector<std::pair<std::string, double>> following;  // the followers of the file just sent, with their scores
+  const std::vector<std::string> no_symbols;               // a follower's: no evidence of its own
   bool follower = false;
   // Each turn packs the next follower, else the next ranked file.
   for (std::size_t i = 0; !following.empty() || (i < ranked.size() && i < std::max(listed, kPackConsidered));
        follower ? following.pop_back() : void(++i)) {
     if (request.cancelled && request.cancelled()) throw Cancelled();
     follower = !following.empty();
-    const std::pair<std::string, Candidate*>& entry = follower ? following.back() : ranked[i];
+    const std::string& path = follower ? following.back().first : ranked[i].first;
+    const double score = follower ? following.back().second : ranked[i].second->score;
+    const std::vector<std::string>& symbols = follower ? no_symbols : ranked[i].second->symbols;
     const std::size_t rank = follower ? std::numeric_limits<std::size_t>::max() : i;  // a follower is not listed
     if (budget < 32) {
       if (follower) continue;
       if (i >= listed) break;
-      result.left_out.push_back(entry.first);
+      result.left_out.push_back(path);
       continue;
     }
-    const std::string& path = entry.first;
     if (set_aside(path)) continue;  // a page set aside as a companion, ranked below the twentieth
     // From the fifth file on, tests are left to the ranking unless the task
     // is about them: a test far down is rarely what must change, and its
@@ -1629,7 +1629,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     bool document = docs::format_of(path).has_value();
     auto job = bodies_jobs.find(path);
     std::string text = job != bodies_jobs.end() ? job->second.text
-                       : document             ? document_view(store, path, entry.second->symbols)
+                       : document             ? document_view(store, path, symbols)
                                               : walk::read_in_root(root, path, 4u << 20);
     if (text.empty()) continue;
     std::optional<lang::Language> language = lang::from_name(file.language);
@@ -1654,8 +1654,8 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     if (result.pivot_files.size() < kFilesWithBodies) {
       if (job != bodies_jobs.end())
         kept_nodes = job->second.kept;
-      else if (language && !document && !entry.second->symbols.empty())
-        kept_nodes = kept_functions(path, entry.second->symbols);
+      else if (language && !document && !symbols.empty())
+        kept_nodes = kept_functions(path, symbols);
       if (!kept_nodes.empty()) levels.insert(std::find(levels.begin(), levels.end(), 2), kSkeletonWithBodies);
     }
     // No file takes the whole budget on the first pass: the strongest at
@@ -1684,8 +1684,8 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     std::size_t allowance = std::min(left, std::max<std::size_t>(request.max_tokens / share, kLeastTail));
     PivotFile pivot;
     pivot.path = path;
-    pivot.score = entry.second->score;
-    pivot.symbols = entry.second->symbols;
+    pivot.score = score;
+    pivot.symbols = symbols;
     bool placed = false;
     std::string best_text, bodies_text;
     int best_level = 0;
@@ -1803,16 +1803,12 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     }
     budget -= cost;
     pivot.raw_token_count = raw_tokens();
-    const double score = pivot.score;
     send(std::move(pivot), std::move(text), std::move(cutting));
     if (follower) continue;
     auto followers = followers_of.find({folder_of(path), stem_of(path)});
     if (followers == followers_of.end()) continue;
-    for (std::string_view companion : followers->second) {
-      Candidate& candidate = follower_candidates.emplace_back();
-      candidate.score = weights().companion * score;
-      following.emplace_back(std::string(companion), &candidate);
-    }
+    for (std::string_view companion : followers->second)
+      following.emplace_back(std::string(companion), weights().companion * score);
     followers_of.erase(followers);  // X.tsx.preview follows X.tsx or X.js, once
   }
   const std::size_t tail_end = result.pivot_files.size();  // the files in rank order end here

@@ -62,6 +62,8 @@ std::string file_closing(const PivotFile& pivot) {
   return (ends_line ? "" : "\n") + fence_for(pivot.content) + "\n\n";
 }
 
+std::string to_markdown(const PivotFile& pivot) { return file_heading(pivot) + pivot.content + file_closing(pivot); }
+
 std::string summary_line(std::size_t files, std::size_t max_tokens, std::size_t saved) {
   return "# Context: " + std::to_string(files) + " files within " + std::to_string(max_tokens) + " tokens (" +
          std::to_string(saved) + " saved)\n\n";
@@ -69,7 +71,7 @@ std::string summary_line(std::size_t files, std::size_t max_tokens, std::size_t 
 
 std::string to_markdown(const Result& result) {
   std::string out = summary_line(result.pivot_files.size(), result.max_tokens, result.token_savings);
-  for (const PivotFile& pivot : result.pivot_files) out += file_heading(pivot) + pivot.content + file_closing(pivot);
+  for (const PivotFile& pivot : result.pivot_files) out += to_markdown(pivot);
   if (!result.left_out.empty()) {
     constexpr std::size_t kLeftOutNamed = 8;
     out += "Left out: ";

@@ -20,6 +20,9 @@ namespace comp::pipeline {
 std::string file_heading(const PivotFile& pivot);
 // What closes it: the fence (none for an outline), a blank line.
 std::string file_closing(const PivotFile& pivot);
+// One file as the answer shows it: heading, content, closing (also
+// get_file's text).
+std::string to_markdown(const PivotFile& pivot);
 
 // The answer's first line and the blank line after it: "# Context: N files
 // within M tokens (S saved)".

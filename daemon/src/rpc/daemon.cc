@@ -300,13 +300,12 @@ int run_daemon(const DaemonOptions& options, int in_fd, int out_fd) {
       // that is the text, and the JSON stays in structuredContent.
       // get_context's (pipeline::to_markdown) fits its budget, where the
       // JSON was 2.2 times it at the median, 2.8 at most (escaped code, a
-      // dozen fields per file, the ranking's evidence); get_symbol's,
-      // get_diff_context's and search_code's `markdown` field is the report
-      // without the same data again as JSON (a diff of this repository's
-      // last three commits: 9,279 tokens against 35,784); get_file's, the
+      // dozen fields per file, the ranking's evidence); an answer with a
+      // `markdown` report (get_symbol, get_diff_context, search_code) has
+      // it without the same data again as JSON (a diff of this repository's
+      // last three commits: 9,279 tokens against 35,784); get_file's is the
       // file under its heading, unescaped.
-      if (text.empty() && (name == "get_symbol" || name == "get_diff_context" || name == "search_code") &&
-          result.contains("markdown") && result["markdown"].is_string())
+      if (text.empty() && result.contains("markdown") && result["markdown"].is_string())
         text = result["markdown"].get<std::string>();
       json answer = {{"content", text_content(text.empty() ? dump(result) : text)}};
       if (*negotiated >= "2025-06-18") answer["structuredContent"] = std::move(result);

@@ -348,7 +348,7 @@ json Service::get_file(const json& params, Call&, const Progress& progress, cons
     shown.level = view.level;
     shown.lines = lines;
     shown.content = view.text;
-    *text = pipeline::file_heading(shown) + shown.content + pipeline::file_closing(shown);
+    *text = pipeline::to_markdown(shown);
   }
   json out = to_json(view, path, lines);
   out["freshness"] = freshness(0);
