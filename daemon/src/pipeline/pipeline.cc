@@ -1419,6 +1419,17 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   };
   std::size_t budget = request.max_tokens;
   budget -= std::min(budget, tokens::count(summary_line(999, request.max_tokens, 999999999999)));
+  // So are the closing lines at their shortest (every listed file left
+  // out, none named), until the files in rank order are placed: else the
+  // last count drops files to make room for them (at 300 tokens, the only
+  // one).
+  std::size_t closing_reserve = 0;
+  {
+    std::vector<std::string> listed_paths;
+    for (const RankedFile& file : result.ranking) listed_paths.push_back(file.path);
+    closing_reserve = std::min(budget, tokens::count(closing_lines(listed_paths, 0, result.stale_files)));
+    budget -= closing_reserve;
+  }
   // The skeleton with the task's bodies (functions the evidence names, a
   // named class keeps its members' skeleton) is offered for the strongest
   // two files. Each costs a parse that the cache cannot keep: the second
@@ -1787,10 +1798,11 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       }
     }
     // A cut needs room to show something: at least 200 tokens, even where
-    // the share is smaller (a page, a file without definitions).
+    // the share is smaller (a page, a file without definitions); the
+    // strongest file's, whatever is left (a budget under 250 tokens).
     constexpr std::size_t kLeastCut = 200;
     std::size_t cut_allowance = follower ? allowance : std::min(left, std::max(allowance, kLeastCut));
-    if (!placed && (follower || cut_allowance >= kLeastCut) && !best_text.empty()) {
+    if (!placed && (follower || cut_allowance >= kLeastCut || result.pivot_files.empty()) && !best_text.empty()) {
       // The most compressed form, from its first line.
       cutting = Cutting{std::move(best_text), 1, {}};
       pivot.level = best_level;
@@ -1845,6 +1857,12 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   }
   for (Companion& companion : companions)
     send(std::move(companion.pivot), std::move(companion.text), std::move(companion.cutting));
+  // The closing lines as they now stand (the names of the files left out):
+  // the best files grow into what is left beside them.
+  {
+    const std::size_t closing = tokens::count(closing_lines(result.left_out, request.max_tokens, result.stale_files));
+    budget = closing <= closing_reserve ? budget + (closing_reserve - closing) : budget - std::min(budget, closing - closing_reserve);
+  }
   // Budget left over: send the best files less compressed (whole rather than
   // cut, comments rather than none), best first, while it fits.
   for (std::size_t p = 0; p < result.pivot_files.size(); ++p) {
@@ -1922,9 +1940,15 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     PivotFile& dropped = result.pivot_files[last];
     result.tokens_sent -= dropped.token_count;
     result.raw_tokens -= dropped.raw_token_count;
-    if (std::any_of(result.ranking.begin(), result.ranking.end(),
-                    [&](const RankedFile& ranked) { return ranked.path == dropped.path; }))
-      result.left_out.push_back(dropped.path);
+    auto place = [&](const std::string& path) {
+      return std::find_if(result.ranking.begin(), result.ranking.end(),
+                          [&](const RankedFile& ranked) { return ranked.path == path; }) -
+             result.ranking.begin();
+    };
+    if (auto at = place(dropped.path); at < static_cast<std::ptrdiff_t>(result.ranking.size()))
+      result.left_out.insert(std::find_if(result.left_out.begin(), result.left_out.end(),
+                                          [&](const std::string& path) { return place(path) > at; }),
+                             dropped.path);  // in rank order, as the pack left the others out
     result.pivot_files.erase(result.pivot_files.begin() + static_cast<std::ptrdiff_t>(last));
   }
   result.cost_estimation = static_cast<double>(result.answer_tokens) * request.price_per_million / 1e6;

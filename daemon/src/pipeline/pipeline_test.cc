@@ -130,6 +130,38 @@ TEST(Pipeline, NeverExceedsTheBudgetAndFillsIt) {
   }
 }
 
+TEST(Pipeline, ASmallBudgetStillSendsTheStrongestFile) {
+  // Long paths, as in a Java project: the closing line naming the files
+  // left out is reserved with the first, so it cannot push out the only
+  // file that fits (at 300 tokens the answer was its first line alone).
+  TempTree tree("pipeline-small");
+  const std::string folder = "billing-service/src/main/java/org/example/commerce/billing/invoices/";
+  for (int f = 0; f < 12; ++f) {
+    std::string text = "package org.example.commerce.billing.invoices;\n\npublic class Invoice" + std::to_string(f) + " {\n";
+    for (int m = 0; m < 30; ++m)
+      text += "  public long computeTotal" + std::to_string(m) + "(long amount) {\n    long total = amount * " +
+              std::to_string(m + f) + ";\n    return total;\n  }\n";
+    tree.write(folder + "Invoice" + std::to_string(f) + ".java", text + "}\n");
+  }
+  auto store = indexed(tree);
+  for (std::size_t budget : {200u, 300u, 500u}) {
+    Request request;
+    request.task = "Invoice3 computeTotal3 gives the wrong total for an invoice";
+    request.max_tokens = budget;
+    Result result = run_pipeline(*store, tree.root(), request);
+    ASSERT_FALSE(result.ranking.empty());
+    EXPECT_EQ(result.ranking[0].path, folder + "Invoice3.java");
+    ASSERT_FALSE(result.pivot_files.empty()) << budget << "\n" << to_markdown(result);
+    EXPECT_EQ(result.pivot_files[0].path, folder + "Invoice3.java");
+    EXPECT_EQ(result.answer_tokens, tokens::count(to_markdown(result)));
+    EXPECT_LE(result.answer_tokens, budget);
+    EXPECT_GE(result.answer_tokens * 4, budget * 3) << budget;  // three quarters, even here
+    // What was left out is named in rank order.
+    for (std::size_t i = 1; i < result.left_out.size(); ++i)
+      EXPECT_LT(rank_of(result, result.left_out[i - 1]), rank_of(result, result.left_out[i])) << budget;
+  }
+}
+
 TEST(Pipeline, SupportingFilesAreSkeletons) {
   TempTree tree("pipeline-levels");
   write_shop(tree);

@@ -69,18 +69,29 @@ std::string summary_line(std::size_t files, std::size_t max_tokens, std::size_t 
          std::to_string(saved) + " saved)\n\n";
 }
 
+std::string closing_lines(const std::vector<std::string>& left_out, std::size_t max_tokens, std::size_t stale_files) {
+  std::string out;
+  if (!left_out.empty()) {
+    constexpr std::size_t kMostNamed = 8, kTokensPerName = 1000;
+    const std::size_t named = std::min(kMostNamed, max_tokens / kTokensPerName);
+    const std::string all = std::to_string(left_out.size());
+    if (named == 0) {
+      out += "Left out: " + all + (left_out.size() == 1 ? " ranked file\n" : " ranked files\n");
+    } else {
+      out += "Left out: ";
+      join(out, left_out, named, utf8::quote_name);
+      if (left_out.size() > named) out += " (" + all + " in all)";
+      out += "\n";
+    }
+  }
+  if (stale_files) out += std::to_string(stale_files) + " files changed since they were indexed\n";
+  return out;
+}
+
 std::string to_markdown(const Result& result) {
   std::string out = summary_line(result.pivot_files.size(), result.max_tokens, result.token_savings);
   for (const PivotFile& pivot : result.pivot_files) out += to_markdown(pivot);
-  if (!result.left_out.empty()) {
-    constexpr std::size_t kLeftOutNamed = 8;
-    out += "Left out: ";
-    join(out, result.left_out, kLeftOutNamed, utf8::quote_name);
-    if (result.left_out.size() > kLeftOutNamed) out += " (" + std::to_string(result.left_out.size()) + " in all)";
-    out += "\n";
-  }
-  if (result.stale_files) out += std::to_string(result.stale_files) + " files changed since they were indexed\n";
-  return out;
+  return out + closing_lines(result.left_out, result.max_tokens, result.stale_files);
 }
 
 }  // namespace comp::pipeline

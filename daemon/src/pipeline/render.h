@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "pipeline/pipeline.h"
 
@@ -28,9 +29,14 @@ std::string to_markdown(const PivotFile& pivot);
 // within M tokens (S saved)".
 std::string summary_line(std::size_t files, std::size_t max_tokens, std::size_t saved);
 
+// The answer's last lines: the ranked files left out, and how many files
+// changed since they were indexed ("" for none). One is named for each
+// 1,000 tokens of the budget, at most eight: a small budget is for code,
+// not for names ("Left out: 19 ranked files").
+std::string closing_lines(const std::vector<std::string>& left_out, std::size_t max_tokens, std::size_t stale_files);
+
 // The whole answer: a line that says what it holds, then each sent file,
-// best first (heading, content, closing), then the files left out (the
-// first eight named) and how many files changed since they were indexed.
+// best first (heading, content, closing), then its closing lines.
 std::string to_markdown(const Result& result);
 
 }  // namespace comp::pipeline

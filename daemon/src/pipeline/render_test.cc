@@ -73,13 +73,23 @@ TEST(Render, TheAnswerIsEachFileInOrderThenWhatWasLeftOut) {
   EXPECT_TRUE(text.ends_with("3: def far():\n\nLeft out: src/big.py, tests/test_cart.py\n"
                              "3 files changed since they were indexed\n"))
       << text;
-  result.left_out.clear();
-  for (int i = 0; i < 10; ++i) result.left_out.push_back("src/m" + std::to_string(i) + ".py");
-  text = to_markdown(result);
-  EXPECT_NE(text.find("Left out: src/m0.py, src/m1.py, src/m2.py, src/m3.py, src/m4.py, src/m5.py, src/m6.py, "
-                      "src/m7.py, ... (10 in all)\n"),
-            std::string::npos)
-      << text;
+}
+
+TEST(Render, ANameLeftOutForEachThousandTokensAtMostEight) {
+  std::vector<std::string> left_out;
+  for (int i = 0; i < 10; ++i) left_out.push_back("src/m" + std::to_string(i) + ".py");
+  EXPECT_EQ(closing_lines(left_out, 8000, 0),
+            "Left out: src/m0.py, src/m1.py, src/m2.py, src/m3.py, src/m4.py, src/m5.py, src/m6.py, "
+            "src/m7.py, ... (10 in all)\n");
+  EXPECT_EQ(closing_lines(left_out, 100000, 0), closing_lines(left_out, 8000, 0));
+  EXPECT_EQ(closing_lines(left_out, 2999, 0), "Left out: src/m0.py, src/m1.py, ... (10 in all)\n");
+  EXPECT_EQ(closing_lines(left_out, 999, 2), "Left out: 10 ranked files\n2 files changed since they were indexed\n");
+  EXPECT_EQ(closing_lines({"src/m0.py"}, 500, 0), "Left out: 1 ranked file\n");
+  EXPECT_EQ(closing_lines({}, 500, 0), "");
+  Result result;
+  result.max_tokens = 1500;
+  result.left_out = left_out;
+  EXPECT_TRUE(to_markdown(result).ends_with("\n\nLeft out: src/m0.py, ... (10 in all)\n"));
 }
 
 }  // namespace
