@@ -65,7 +65,8 @@ std::string file_closing(const PivotFile& pivot) {
 std::string to_markdown(const PivotFile& pivot) { return file_heading(pivot) + pivot.content + file_closing(pivot); }
 
 std::string summary_line(std::size_t files, std::size_t max_tokens, std::size_t saved) {
-  return "# Context: " + std::to_string(files) + " files within " + std::to_string(max_tokens) + " tokens (" +
+  return "# Context: " + std::to_string(files) + (files == 1 ? " file" : " files") + " within " +
+         std::to_string(max_tokens) + " tokens (" +
          std::to_string(saved) + " saved)\n\n";
 }
 
@@ -84,7 +85,9 @@ std::string closing_lines(const std::vector<std::string>& left_out, std::size_t 
       out += "\n";
     }
   }
-  if (stale_files) out += std::to_string(stale_files) + " files changed since they were indexed\n";
+  if (stale_files)
+    out += std::to_string(stale_files) +
+           (stale_files == 1 ? " file changed since it was indexed\n" : " files changed since they were indexed\n");
   return out;
 }
 

@@ -86,6 +86,8 @@ TEST(Render, ANameLeftOutForEachThousandTokensAtMostEight) {
   EXPECT_EQ(closing_lines(left_out, 999, 2), "Left out: 10 ranked files\n2 files changed since they were indexed\n");
   EXPECT_EQ(closing_lines({"src/m0.py"}, 500, 0), "Left out: 1 ranked file\n");
   EXPECT_EQ(closing_lines({}, 500, 0), "");
+  EXPECT_EQ(closing_lines({}, 500, 1), "1 file changed since it was indexed\n");
+  EXPECT_EQ(summary_line(1, 500, 20), "# Context: 1 file within 500 tokens (20 saved)\n\n");
   Result result;
   result.max_tokens = 1500;
   result.left_out = left_out;

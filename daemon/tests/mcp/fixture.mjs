@@ -158,7 +158,7 @@ export function mirrorsText(text, structured, what) {
  * gpt-tokenizer counts o200k_base.
  */
 function answerText(text, ctx, what) {
-  assert.ok(text.startsWith(`# Context: ${ctx.pivot_files.length} files within ${ctx.max_tokens} tokens`),
+  assert.ok(text.startsWith(`# Context: ${ctx.pivot_files.length} ${ctx.pivot_files.length === 1 ? 'file' : 'files'} within ${ctx.max_tokens} tokens`),
     `${what}: the answer's first line: ${text.slice(0, 120)}`);
   let at = 0;
   for (const f of ctx.pivot_files) {

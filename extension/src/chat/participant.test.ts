@@ -107,7 +107,7 @@ describe('@comp chat participant', () => {
     assert.ok(!stream.text.includes('```py'), 'the model answers instead of the raw context');
     assert.equal(sent.length, 2);
     // The daemon's Markdown, which max_tokens bounds, is what the model gets when the daemon sends it.
-    const markdown = '# Context: 1 files within 500 tokens (18 saved)\n\n## app.py\n```\ndef main():\n```\n\n';
+    const markdown = '# Context: 1 file within 500 tokens (18 saved)\n\n## app.py\n```\ndef main():\n```\n\n';
     sent.length = 0;
     await run(undefined, 'why does main return 6?', { run_pipeline: () => ({ ...pipeline, markdown }) }).done;
     const first = sent[0] as { content: string };

@@ -189,7 +189,7 @@ describe('with the real comp serve', { skip: available ? false : `no comp binary
     assert.match(parts.join(''), /### util\.py/);
     // run_pipeline also carries the answer as a model reads it, within max_tokens.
     const answer = await daemon.client.request<PipelineResult>('run_pipeline', { task: 'how does greet build its answer?', max_tokens: 2000 });
-    assert.ok(answer.markdown?.startsWith(`# Context: ${answer.pivot_files.length} files within 2000 tokens`), answer.markdown);
+    assert.ok(answer.markdown?.startsWith(`# Context: ${answer.pivot_files.length} ${answer.pivot_files.length === 1 ? 'file' : 'files'} within 2000 tokens`), answer.markdown);
     assert.ok(answer.pivot_files.every((file) => answer.markdown?.includes(`## ${file.path}`)));
     assert.ok(typeof answer.answer_tokens === 'number' && answer.answer_tokens <= 2000 && answer.answer_tokens > answer.tokens_sent);
     if (fs.existsSync(path.join(root, '.git'))) {
