@@ -165,7 +165,8 @@ void Service::record(const std::string& tool, const std::string& query, const js
                     {"tokens_sent", sent},
                     {"tokens_saved", saved}});
   } catch (const std::exception&) {
-    // The memory is a convenience: a read-only .comp/ must not fail the call.
+    // The memory is a convenience: nothing here may fail the call (the entry
+    // is written after the answer, by the memory's own thread).
   }
 }
 

@@ -83,9 +83,52 @@ std::atomic<std::uint64_t> g_sequence{0};
 }  // namespace
 
 SessionMemory::SessionMemory(fs::path root, std::size_t max_entries)
-    : root_(std::move(root)), path_(root_ / ".comp" / "session-memory.json"), max_entries_(max_entries) {}
+    : root_(std::move(root)),
+      path_(root_ / ".comp" / "session-memory.json"),
+      max_entries_(max_entries),
+      writer_([this] { write_queued(); }) {}
 
-json SessionMemory::load() const { return read_document(path_); }
+SessionMemory::~SessionMemory() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  changed_.notify_all();
+  writer_.join();
+}
+
+void SessionMemory::write_queued() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    changed_.wait(lock, [&] { return stopping_ || !queued_.empty(); });
+    if (queued_.empty()) return;  // stopping, with nothing left to write
+    std::vector<json> batch = std::move(queued_);
+    queued_.clear();
+    writing_ = true;
+    lock.unlock();
+    try {
+      update([&](json& document) {
+        for (json& entry : batch) document["entries"].push_back(std::move(entry));
+        return true;
+      });
+    } catch (const std::exception& error) {
+      server::log(server::LogLevel::kWarn, std::string("session memory not written: ") + error.what());
+    }
+    lock.lock();
+    writing_ = false;
+    changed_.notify_all();
+  }
+}
+
+void SessionMemory::flush() const {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] { return queued_.empty() && !writing_; });
+}
+
+json SessionMemory::load() const {
+  flush();
+  return read_document(path_);
+}
 
 void SessionMemory::update(const std::function<bool(json& document)>& change) {
   FileLock lock(graph::Store::ensure_directory(root_) / "session-memory.lock");
@@ -104,13 +147,15 @@ void SessionMemory::record(json entry) {
   entry["time"] = server::utc_now(/*with_date=*/true);
   entry["stale"] = false;
   entry["stale_files"] = json::array();
-  update([&](json& document) {
-    document["entries"].push_back(std::move(entry));
-    return true;
-  });
+  {
+    std::lock_guard lock(mutex_);
+    queued_.push_back(std::move(entry));
+  }
+  changed_.notify_all();
 }
 
 std::size_t SessionMemory::refresh(const std::function<std::optional<std::string>(const std::string&)>& current) {
+  flush();
   if (!fs::exists(path_)) return 0;
   std::size_t newly_stale = 0;
   update([&](json& document) {
@@ -141,6 +186,7 @@ std::size_t SessionMemory::refresh(const std::function<std::optional<std::string
 }
 
 void SessionMemory::clear() {
+  flush();
   update([](json& document) {
     document["entries"] = json::array();
     return true;

@@ -10,23 +10,41 @@
 // exclusive flock on .comp/session-memory.lock and replaces it atomically
 // (temporary file, fsync, rename), so a reader never sees half a file and no
 // process loses another's entries.
+//
+// An entry is written by a thread of its own, after the call that handed
+// the files out has answered: with 200 entries the file is megabytes, and
+// reading, writing and syncing it took a quarter of a get_context call.
+// Entries recorded while a write is under way go together in the next one.
+// load, refresh and clear come after every entry recorded before them; the
+// destructor writes what is still queued (a process killed first loses it).
 #pragma once
 
+#include <condition_variable>
 #include <filesystem>
 #include <functional>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace comp::rpc {
 
 class SessionMemory {
  public:
   explicit SessionMemory(std::filesystem::path root, std::size_t max_entries = 200);
+  ~SessionMemory();
+  SessionMemory(const SessionMemory&) = delete;
+  SessionMemory& operator=(const SessionMemory&) = delete;
 
   // `entry` holds tool, query, files [{path, sha256, tokens}], symbols,
-  // tokens_sent, tokens_saved; time, id and stale are added here.
+  // tokens_sent, tokens_saved; time, id and stale are added here. Queued:
+  // written by the writer thread (a failure, such as a read-only .comp/,
+  // is logged; the memory is a convenience).
   void record(nlohmann::json entry);
+  // Waits until every entry recorded so far is written (or failed).
+  void flush() const;
   // {"version": 1, "entries": [...]} (oldest first); empty when absent or unreadable.
   nlohmann::json load() const;
   // Marks stale the entries with a file whose hash is no longer `current`
@@ -38,9 +56,15 @@ class SessionMemory {
  private:
   // Runs `change` on the current document under the lock and writes the result.
   void update(const std::function<bool(nlohmann::json& document)>& change);
+  void write_queued();  // the writer thread
 
   std::filesystem::path root_, path_;
   std::size_t max_entries_;
+  mutable std::mutex mutex_;
+  mutable std::condition_variable changed_;
+  std::vector<nlohmann::json> queued_;
+  bool writing_ = false, stopping_ = false;
+  std::thread writer_;  // last: started once the rest is set
 };
 
 }  // namespace comp::rpc

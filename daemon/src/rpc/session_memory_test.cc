@@ -1,6 +1,8 @@
 #include "rpc/session_memory.h"
 
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,6 +41,29 @@ TEST(SessionMemory, RecordsEntriesInOrderWithTimeAndId) {
   std::ifstream in(tree.root() / ".comp" / "session-memory.json");
   json on_disk = json::parse(in);
   EXPECT_EQ(on_disk, document);
+}
+
+TEST(SessionMemory, RecordingDoesNotWaitForTheFile) {
+  // Another process holds the memory's lock: a call that records its entry
+  // still answers (record returns), and the entry is written once the lock
+  // is free. Before, record read, wrote and synced the whole file first.
+  TempTree tree("memory-queued");
+  SessionMemory memory(tree.root());
+  memory.record(entry("first", "a.py", "h1"));
+  memory.flush();  // .comp/ and the lock file exist now
+  int held = ::open((tree.root() / ".comp" / "session-memory.lock").c_str(), O_RDWR | O_CLOEXEC);
+  ASSERT_GE(held, 0);
+  ASSERT_EQ(::flock(held, LOCK_EX), 0);
+  memory.record(entry("second", "b.py", "h2"));  // would block here
+  memory.record(entry("third", "c.py", "h3"));
+  std::ifstream in(tree.root() / ".comp" / "session-memory.json");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(json::parse(text)["entries"].size(), 1u);  // not written while the lock is held
+  ::close(held);
+  json entries = memory.load()["entries"];
+  ASSERT_EQ(entries.size(), 3u);
+  EXPECT_EQ(entries[1]["query"], "second");
+  EXPECT_EQ(entries[2]["query"], "third");
 }
 
 TEST(SessionMemory, KeepsTheNewestEntriesOnly) {
@@ -91,8 +116,10 @@ TEST(SessionMemory, ProcessesWritingAtOnceLoseNothing) {
     pid_t child = fork();
     ASSERT_GE(child, 0);
     if (child == 0) {
-      SessionMemory memory(tree.root(), 1000);
-      for (int i = 0; i < kEach; ++i) memory.record(entry("p" + std::to_string(p) + "-" + std::to_string(i), "a.py", "h"));
+      {
+        SessionMemory memory(tree.root(), 1000);
+        for (int i = 0; i < kEach; ++i) memory.record(entry("p" + std::to_string(p) + "-" + std::to_string(i), "a.py", "h"));
+      }  // what is still queued is written here
       _exit(0);
     }
     children.push_back(child);

@@ -142,10 +142,16 @@ describe('with the real comp serve', { skip: available ? false : `no comp binary
     assert.ok(paths.includes('util.py') && paths.includes('app.py'), paths.join(', '));
     assert.ok(result.tokens_sent > 0);
     assert.equal(result.freshness.ready, true);
+    // The daemon writes the entry after it has answered; the view reloads
+    // when the file changes.
     const memory = new SessionMemoryManager({ clear: async () => ({ version: 1, entries: [] }) });
-    await memory.refresh();
-    const entries = memory.getChildren().filter((node) => node.type === 'entry');
-    assert.ok(entries.some((node) => node.type === 'entry' && node.entry.query === 'change what helper returns'));
+    const listed = (): boolean =>
+      memory.getChildren().some((node) => node.type === 'entry' && node.entry.query === 'change what helper returns');
+    for (let tries = 0; tries < 100 && !listed(); tries++) {
+      await memory.refresh();
+      if (!listed()) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.ok(listed(), 'the call is in the session memory view');
     memory.dispose();
   });
 
