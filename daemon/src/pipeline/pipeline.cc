@@ -1423,13 +1423,9 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   // out, none named), until the files in rank order are placed: else the
   // last count drops files to make room for them (at 300 tokens, the only
   // one).
-  std::size_t closing_reserve = 0;
-  {
-    std::vector<std::string> listed_paths;
-    for (const RankedFile& file : result.ranking) listed_paths.push_back(file.path);
-    closing_reserve = std::min(budget, tokens::count(closing_lines(listed_paths, 0, result.stale_files)));
-    budget -= closing_reserve;
-  }
+  const std::size_t closing_reserve = std::min(
+      budget, tokens::count(closing_lines(std::vector<std::string>(result.ranking.size()), 0, result.stale_files)));
+  budget -= closing_reserve;  // (with none named, only how many are left out is shown)
   // The skeleton with the task's bodies (functions the evidence names, a
   // named class keeps its members' skeleton) is offered for the strongest
   // two files. Each costs a parse that the cache cannot keep: the second
@@ -1859,10 +1855,8 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     send(std::move(companion.pivot), std::move(companion.text), std::move(companion.cutting));
   // The closing lines as they now stand (the names of the files left out):
   // the best files grow into what is left beside them.
-  {
-    const std::size_t closing = tokens::count(closing_lines(result.left_out, request.max_tokens, result.stale_files));
-    budget = closing <= closing_reserve ? budget + (closing_reserve - closing) : budget - std::min(budget, closing - closing_reserve);
-  }
+  budget += closing_reserve;
+  budget -= std::min(budget, tokens::count(closing_lines(result.left_out, request.max_tokens, result.stale_files)));
   // Budget left over: send the best files less compressed (whole rather than
   // cut, comments rather than none), best first, while it fits.
   for (std::size_t p = 0; p < result.pivot_files.size(); ++p) {
@@ -1932,6 +1926,11 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   // parts, and the last line names the files left out. Until it fits, the
   // last file packed in rank order goes (the farthest outline; then pages
   // and companions), named in left_out when the ranking lists it.
+  auto place = [&](const std::string& path) {  // in the ranking (its size when not listed)
+    return std::find_if(result.ranking.begin(), result.ranking.end(),
+                        [&](const RankedFile& ranked) { return ranked.path == path; }) -
+           result.ranking.begin();
+  };
   for (std::size_t packed_in_order = tail_end;;) {
     result.token_savings = result.raw_tokens > result.tokens_sent ? result.raw_tokens - result.tokens_sent : 0;
     result.answer_tokens = tokens::count(to_markdown(result));
@@ -1940,11 +1939,6 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     PivotFile& dropped = result.pivot_files[last];
     result.tokens_sent -= dropped.token_count;
     result.raw_tokens -= dropped.raw_token_count;
-    auto place = [&](const std::string& path) {
-      return std::find_if(result.ranking.begin(), result.ranking.end(),
-                          [&](const RankedFile& ranked) { return ranked.path == path; }) -
-             result.ranking.begin();
-    };
     if (auto at = place(dropped.path); at < static_cast<std::ptrdiff_t>(result.ranking.size()))
       result.left_out.insert(std::find_if(result.left_out.begin(), result.left_out.end(),
                                           [&](const std::string& path) { return place(path) > at; }),
