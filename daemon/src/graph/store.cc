@@ -434,7 +434,12 @@ struct Store::Statements {
         // IN (subquery) builds the set of current hashes once: one pass over each table.
         prune_compressed(db,
                          "DELETE FROM compressed WHERE compressor != ?1 OR hash NOT IN (SELECT hash FROM files WHERE "
-                         "hash != '')") {}
+                         "hash != '')"),
+        // The cache's key starts with the hash: only a hash with cached rows
+        // costs the scan of the files.
+        prune_compressed_content(db,
+                                 "DELETE FROM compressed WHERE hash = ?1 AND NOT EXISTS (SELECT 1 FROM files WHERE "
+                                 "hash = ?1)") {}
 
   Statement begin, commit, rollback;
   Statement delete_symbol_text, delete_nodes, delete_refs, file_rowid, delete_file_text, delete_file;
@@ -442,7 +447,7 @@ struct Store::Statements {
   Statement file_states, all_files, one_file, nodes_of_file, symbols, one_node, nodes_named;
   Statement insert_ref, old_resolutions, old_names, interface_of, mark_name, mark_head, mark_imports, mark_imports_mentioning, mark_file, mark_file_names, mark_file_uses, set_resolution;
   Statement pending_imports, pending_bases, pending_uses, bindings_of_file, any_pending, imports_of_file, refs_of_file, all_refs, refs_from, refs_to, open_refs_named, dependents_count;
-  Statement find_compressed, put_compressed, prune_compressed;
+  Statement find_compressed, put_compressed, prune_compressed, prune_compressed_content;
 };
 
 fs::path Store::database_path(const fs::path& root) { return root / ".comp" / "graph.db"; }
@@ -526,14 +531,39 @@ fs::path Store::quarantine(const fs::path& root) {
   return target;
 }
 
+namespace {
+
+// Adds the rows of a statement selecting path, size, mtime_ns, hash, skip_reason.
+void read_file_states(Statement& statement, bool hashes, std::unordered_map<std::string, FileState>* states) {
+  while (statement.step())
+    states->emplace(statement.text(0), FileState{static_cast<std::uint64_t>(statement.integer(1)),
+                                                 statement.integer(2), hashes ? statement.text(3) : std::string(),
+                                                 statement.text(4)});
+}
+
+}  // namespace
+
 std::unordered_map<std::string, FileState> Store::file_states(bool hashes) {
   std::unordered_map<std::string, FileState> states;
   Statement& statement = statements_->file_states;
   ResetOnExit reset{statement};
-  while (statement.step())
-    states.emplace(statement.text(0), FileState{static_cast<std::uint64_t>(statement.integer(1)),
-                                                statement.integer(2), hashes ? statement.text(3) : std::string(),
-                                                statement.text(4)});
+  read_file_states(statement, hashes, &states);
+  return states;
+}
+
+std::unordered_map<std::string, FileState> Store::file_states(const std::vector<std::string>& paths, bool hashes) {
+  std::unordered_map<std::string, FileState> states;
+  // "a/b" and what sorts between "a/b/" and "a/b0" ('0' follows '/'): the
+  // primary key's index answers both.
+  Statement statement(db_,
+                      "SELECT path, size, mtime_ns, hash, skip_reason FROM files WHERE path = ?1 OR (path >= ?2 AND "
+                      "path < ?3)");
+  for (const std::string& path : paths) {
+    std::string under = path + "/", after = path + "0";
+    statement.bind(1, path).bind(2, under).bind(3, after);
+    ResetOnExit reset{statement};
+    read_file_states(statement, hashes, &states);
+  }
   return states;
 }
 
@@ -560,6 +590,26 @@ std::vector<IndexedFile> Store::indexed_files() {
     out.push_back({statement.text(0), statement.text(1), static_cast<std::uint64_t>(statement.integer(2)),
                    statement.integer(3)});
   return out;
+}
+
+std::uint64_t Store::files_digest(const std::function<bool(std::string_view path)>& with_content) {
+  // splitmix64's finaliser: each row's hash is mixed, then summed, so that
+  // the digest does not depend on the rows' order.
+  auto mix = [](std::uint64_t x) {
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+  };
+  std::hash<std::string_view> hash;
+  std::uint64_t digest = 0;
+  Statement statement(db_, "SELECT path, language, hash FROM files WHERE skip_reason = ''");
+  while (statement.step()) {
+    std::string_view path = statement.view(0);
+    std::uint64_t row = mix(hash(path)) ^ mix(hash(statement.view(1)) + 1);
+    if (with_content(path)) row ^= mix(hash(statement.view(2)) + 2);
+    digest += mix(row);
+  }
+  return digest;
 }
 
 std::optional<std::string> Store::file_text(const std::string& path) {
@@ -1124,6 +1174,15 @@ void Batch::put_compressed(const CompressedRecord& record) {
 std::int64_t Batch::prune_compressed(int keep_compressor) {
   store_.statements_->prune_compressed.bind(1, std::int64_t{keep_compressor}).run();
   return sqlite3_changes64(store_.db_);
+}
+
+std::int64_t Batch::prune_compressed(const std::vector<std::string>& hashes) {
+  std::int64_t deleted = 0;
+  for (const std::string& hash : hashes) {
+    store_.statements_->prune_compressed_content.bind(1, hash).run();
+    deleted += sqlite3_changes64(store_.db_);
+  }
+  return deleted;
 }
 
 std::optional<CompressedRecord> Store::compressed(const std::string& sha256, const std::string& language, int level,

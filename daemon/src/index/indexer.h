@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,16 @@ struct IndexOptions {
   const std::atomic<bool>* cancel = nullptr;
   // Called from the writer thread at most every ~100 ms and once at the end.
   std::function<void(const Progress&)> on_progress;
+  // Index only these paths (files or folders, relative to the root) and what
+  // is under the folders: files gone from them are removed, the rest of the
+  // index is left as it is (walk::WalkOptions::only). What a watcher reports
+  // changed; nullopt: the whole tree. A caller asks for the whole tree when
+  // an ignore file changed.
+  std::optional<std::vector<std::string>> only;
+  // Kept by a caller that indexes again and again (the daemon): the resolve
+  // pass's file tables, read again only when the set of files changed
+  // (resolve/resolver.h). Null: read on each run.
+  resolve::FileTablesCache* resolve_cache = nullptr;
   // Fill the summary's files per language, skips per reason and symbols (a
   // scan of the file rows: 9 ms on 42k files). A caller that only needs the
   // index current (a query's refresh) leaves them at 0.
@@ -61,7 +72,8 @@ struct FileError {
 };
 
 struct IndexSummary {
-  std::size_t files_on_disk = 0;      // walked files, skipped ones included
+  bool targeted = false;              // only IndexOptions::only was walked
+  std::size_t files_on_disk = 0;      // walked files, skipped ones included (targeted: the index's files after the run, with `counts`)
   std::size_t files_parsed = 0;       // new or changed content, parsed this run
   std::size_t files_unchanged = 0;    // size and mtime as recorded: not read
   std::size_t files_touched = 0;      // read and hashed: same content

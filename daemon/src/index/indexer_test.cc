@@ -85,6 +85,50 @@ TEST(Indexer, ChangedDeletedAndRenamedFiles) {
   EXPECT_EQ(moved[0].id, "sub/c2.py::moving");
 }
 
+// A targeted run (a watcher's report) reads, adds and removes only under its
+// paths; the rest of the index stays as it was, even where the disk changed.
+TEST(Indexer, ATargetedRunIndexesOnlyItsPaths) {
+  TempTree tree("idx-targeted");
+  tree.write(".gitignore", "build/\n");
+  tree.write("a.py", "def a_old(): pass\n");
+  tree.write("b.py", "def b_old(): pass\n");
+  tree.write("dir/c.py", "def c(): pass\n");
+  tree.write("dir/d.py", "def d(): pass\n");
+  tree.write("gone/e.py", "def e(): pass\n");
+  index_tree(tree);
+  tree.write("a.py", "def a_new(): pass\n\n");
+  tree.write("b.py", "def b_new(): pass\n\n");  // changed, not reported
+  tree.remove("dir/c.py");
+  tree.write("dir/sub/f.py", "def f(): pass\n");
+  tree.write("build/g.py", "def g(): pass\n");  // ignored, though reported
+  tree.remove("gone/e.py");
+  std::filesystem::remove(tree.root() / "gone");
+  IndexOptions options;
+  options.root = tree.root();
+  options.only = std::vector<std::string>{"a.py", "dir", "build/g.py", "gone"};
+  IndexSummary summary = run_index(options);
+  EXPECT_TRUE(summary.targeted);
+  EXPECT_EQ(summary.files_parsed, 2u);   // a.py, dir/sub/f.py
+  EXPECT_EQ(summary.files_removed, 2u);  // dir/c.py, gone/e.py
+  EXPECT_EQ(summary.files_unchanged, 1u);  // dir/d.py
+  EXPECT_EQ(summary.files_on_disk, 5u);  // the index's files: .gitignore, a.py, b.py, dir/d.py, dir/sub/f.py
+  auto store = graph::Store::open(tree.root());
+  auto has = [&](const std::string& name) { return !store->symbols({name, "", "", 0}).empty(); };
+  EXPECT_TRUE(has("a_new"));
+  EXPECT_FALSE(has("a_old"));
+  EXPECT_TRUE(has("b_old")) << "b.py was not reported: not read";
+  EXPECT_FALSE(has("c"));
+  EXPECT_TRUE(has("d"));
+  EXPECT_TRUE(has("f"));
+  EXPECT_FALSE(has("g"));
+  EXPECT_FALSE(has("e"));
+  // A whole run then finds b.py and nothing else to do.
+  IndexSummary whole = index_tree(tree);
+  EXPECT_FALSE(whole.targeted);
+  EXPECT_EQ(whole.files_parsed, 1u);
+  EXPECT_EQ(whole.files_removed, 0u);
+}
+
 // The summary's counts come from one pass over the files, whose rows
 // alternate between languages and skip reasons in path order.
 TEST(Indexer, CountsFollowRowsThatAlternate) {

@@ -119,10 +119,12 @@ std::optional<const NodeRecord*> single(const std::vector<const NodeRecord*>& no
   return std::nullopt;
 }
 
-// The workspace's files and project files, read once per resolve pass
-// (they do not change while it runs).
-struct Workspace {
-  explicit Workspace(graph::Store& store, const fs::path& root) : project(root) {
+}  // namespace
+
+// The workspace's files and project files: read once per resolve pass, or
+// kept across passes by a FileTablesCache while the files' digest holds.
+struct FileTablesCache::Tables {
+  explicit Tables(graph::Store& store, const fs::path& root) : project(root) {
     for (const graph::FileRecord& file : store.files()) {
       if (!file.skip_reason.empty()) continue;
       languages[file.path] = file.language;
@@ -160,6 +162,24 @@ struct Workspace {
     return key;
   }
 
+  Project project;
+  std::unordered_map<std::string, std::string> languages;
+  std::unordered_map<std::string, std::vector<std::string>> dirs;
+  std::unordered_map<std::string, std::vector<std::string>> modules;  // dotted suffix -> files
+};
+
+FileTablesCache::FileTablesCache() = default;
+FileTablesCache::~FileTablesCache() = default;
+
+namespace {
+
+using Tables = FileTablesCache::Tables;
+
+// One resolve pass's view of the workspace: its file tables, and with many
+// references to resolve, every node and import.
+struct Workspace {
+  explicit Workspace(std::shared_ptr<const Tables> tables) : files(std::move(tables)) {}
+
   // Many references to resolve (a first index): every node and import in
   // memory beats one query per name. Few (an edit): queries, as needed.
   void preload(graph::Store& store) {
@@ -176,14 +196,11 @@ struct Workspace {
     }
   }
 
-  Project project;
+  std::shared_ptr<const Tables> files;
   bool bulk = false;
   std::unordered_map<std::string, std::vector<NodeRecord>> by_name;
   std::unordered_map<std::string, const NodeRecord*> by_id;
   std::unordered_map<std::string, std::vector<RefRecord>> imports_by_file;
-  std::unordered_map<std::string, std::string> languages;
-  std::unordered_map<std::string, std::vector<std::string>> dirs;
-  std::unordered_map<std::string, std::vector<std::string>> modules;  // dotted suffix -> files
 };
 
 // The index, read through the store with caches: one Resolver lives for one
@@ -195,8 +212,8 @@ class Resolver {
   // while they are being resolved: lookups through them wait for the next
   // step, so that no answer depends on the order of resolution).
   Resolver(graph::Store& store, const Workspace& workspace, bool settled_bases)
-      : store_(store), workspace_(workspace), project_(workspace.project), languages_(workspace.languages), dirs_(workspace.dirs),
-        modules_(workspace.modules), settled_bases_(settled_bases) {}
+      : store_(store), workspace_(workspace), project_(workspace.files->project), languages_(workspace.files->languages),
+        dirs_(workspace.files->dirs), modules_(workspace.files->modules), settled_bases_(settled_bases) {}
 
   Resolution resolve(const RefRecord& ref) {
     Family family = family_of(language(ref.file_path));
@@ -331,7 +348,7 @@ class Resolver {
     for (const std::string& file : found->second)
       if (family_of(language(file)) == family) {
         // "a.b" must match whole parts: a file "x/a/b.py" or "a/b/__init__.py".
-        std::string key = Workspace::module_key(file);
+        std::string key = Tables::module_key(file);
         if (key == dotted || (key.size() > dotted.size() && key[key.size() - dotted.size() - 1] == '.'))
           files.push_back(file);
       }
@@ -1017,7 +1034,8 @@ bool decides_imports(std::string_view rel_path) {
          base == "Cargo.toml" || (base.starts_with("tsconfig.") && base.ends_with(".json"));
 }
 
-ResolveSummary resolve_pending(graph::Store& store, const fs::path& root, std::size_t bulk_threshold) {
+ResolveSummary resolve_pending(graph::Store& store, const fs::path& root, std::size_t bulk_threshold,
+                               FileTablesCache* cache) {
   ResolveSummary summary;
   // A resolution "changed" when its answer did; a pending reference keeps its
   // previous answer until it is resolved again.
@@ -1036,7 +1054,20 @@ ResolveSummary resolve_pending(graph::Store& store, const fs::path& root, std::s
   for (int round = 0; round < 8; ++round) {
     if (!store.has_pending_refs()) break;
     if (!workspace_storage) {
-      workspace_storage.emplace(store, root);
+      std::shared_ptr<const Tables> tables;
+      if (cache) {
+        std::uint64_t digest = store.files_digest(decides_imports);
+        if (!cache->tables_ || cache->digest_ != digest || cache->root_ != root) {
+          cache->tables_ = std::make_shared<const Tables>(store, root);
+          cache->digest_ = digest;
+          cache->root_ = root;
+          ++cache->builds_;
+        }
+        tables = cache->tables_;
+      } else {
+        tables = std::make_shared<const Tables>(store, root);
+      }
+      workspace_storage.emplace(std::move(tables));
       if (static_cast<std::size_t>(store.pending_count()) > bulk_threshold) workspace_storage->preload(store);
     }
     const Workspace& workspace = *workspace_storage;

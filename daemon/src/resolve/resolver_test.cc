@@ -252,7 +252,11 @@ TEST(Resolver, InMemoryAndOnDemandLookupsAgree) {
 // The property the incremental design rests on: after any sequence of edits,
 // additions, deletions and renames, the incrementally maintained index
 // equals one built from scratch (same nodes, same references, same edges).
-TEST(Resolver, IncrementalEqualsFromScratchAfterRandomCrossFileEdits) {
+// Random cross-file edits, each followed by an index run, must leave the index
+// as one built from nothing. `targeted`: each run walks only the paths the
+// step changed and keeps the resolver's file tables between runs, as the
+// daemon does after a watcher's report.
+void check_incremental_equals_scratch(bool targeted) {
   const std::vector<std::string> names = {"alpha", "beta", "gamma", "delta"};
   const std::vector<std::string> modules = {"m0", "m1", "m2", "m3", "m4"};
   // COMP_PROPERTY_SEED runs it with another seed (e.g. in a loop) to search wider.
@@ -277,18 +281,31 @@ TEST(Resolver, IncrementalEqualsFromScratchAfterRandomCrossFileEdits) {
     text += "export function " + pick(names) + "() { " + pick(names) + "(); new " + pick(names) + "(); }\n";
     return text;
   };
-  TempTree incremental("resolve-prop-inc");
+  TempTree incremental(targeted ? "resolve-prop-targeted" : "resolve-prop-inc");
+  std::vector<std::string> changed;  // this step's paths
   auto write_random = [&](int step) {
     std::string module = pick(modules);
-    if (random() % 2)
-      incremental.write("py/" + module + ".py", python_module(step));
-    else
-      incremental.write("ts/" + module + ".ts", ts_module(step));
+    std::string path = random() % 2 ? "py/" + module + ".py" : "ts/" + module + ".ts";
+    incremental.write(path, path.starts_with("py/") ? python_module(step) : ts_module(step));
+    changed.push_back(path);
+  };
+  FileTablesCache cache;
+  auto index_step = [&] {
+    if (!targeted) return index_tree(incremental);
+    index::IndexOptions options;
+    options.root = incremental.root();
+    options.jobs = 2;
+    options.only = changed;
+    options.resolve_cache = &cache;
+    index::IndexSummary summary = index::run_index(options);
+    EXPECT_TRUE(summary.targeted);
+    return summary;
   };
   incremental.write("py/__init__.py", "");
   for (int i = 0; i < 6; ++i) write_random(i);
   index_tree(incremental);
   for (int step = 0; step < 12; ++step) {
+    changed.clear();
     int action = static_cast<int>(random() % 5);
     std::string module = pick(modules);
     std::string dir = random() % 2 ? "py/" : "ts/";
@@ -297,6 +314,7 @@ TEST(Resolver, IncrementalEqualsFromScratchAfterRandomCrossFileEdits) {
       write_random(step);
     } else if (action == 2 && std::filesystem::exists(incremental.root() / path)) {
       incremental.remove(path);
+      changed.push_back(path);
     } else if (action == 4 && std::filesystem::exists(incremental.root() / path)) {
       // Definitions only: the imports stay, the functions change.
       std::ifstream in(incremental.root() / path);
@@ -308,11 +326,13 @@ TEST(Resolver, IncrementalEqualsFromScratchAfterRandomCrossFileEdits) {
         text += dir == "py/" ? "def " + pick(names) + "():\n    " + pick(names) + "()\n    sib." + pick(names) + "()\n"
                              : "export function " + pick(names) + "() { " + pick(names) + "(); }\n";
       incremental.write(path, text);
+      changed.push_back(path);
     } else if (action == 3 && std::filesystem::exists(incremental.root() / path)) {
       std::string target = dir + pick(modules) + (dir == "py/" ? ".py" : ".ts");
       if (target != path) incremental.rename(path, target);
+      changed.insert(changed.end(), {path, target});
     }
-    index_tree(incremental);
+    index_step();
     // The same files, indexed from nothing.
     TempTree scratch("resolve-prop-scratch");
     for (const auto& entry : std::filesystem::recursive_directory_iterator(incremental.root())) {
@@ -337,7 +357,16 @@ TEST(Resolver, IncrementalEqualsFromScratchAfterRandomCrossFileEdits) {
     }
     EXPECT_EQ(inc_store->stats().pending_references, 0);
   }
+  // Content edits keep the tables; files added or removed read them again.
+  if (targeted) {
+    EXPECT_GE(cache.builds(), 1u);
+    EXPECT_LT(cache.builds(), 12u);
+  }
 }
+
+TEST(Resolver, IncrementalEqualsFromScratchAfterRandomCrossFileEdits) { check_incremental_equals_scratch(false); }
+
+TEST(Resolver, TargetedRunsWithKeptFileTablesEqualFromScratch) { check_incremental_equals_scratch(true); }
 
 TEST(Project, ManifestNamesTheProject) {
   EXPECT_EQ(manifest_name("package.json", R"({"name": "@material-ui/Core-Monorepo", "version": "1.0.0"})"),

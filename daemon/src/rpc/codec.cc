@@ -6,6 +6,7 @@ nlohmann::json to_json(const index::IndexSummary& summary) {
   nlohmann::json errors = nlohmann::json::array();
   for (const index::FileError& error : summary.errors) errors.push_back({{"path", error.path}, {"message", error.message}});
   return {
+      {"targeted", summary.targeted},
       {"files_on_disk", summary.files_on_disk},
       {"files_parsed", summary.files_parsed},
       {"files_unchanged", summary.files_unchanged},

@@ -114,6 +114,7 @@ json Service::index_status() {
           {"total", state.total},
           {"pending_changes", state.pending_changes},
           {"watch", state.watch_mode},
+          {"watched_directories", state.watched_directories},
           {"last_error", state.last_error.empty() ? json(nullptr) : json(state.last_error)},
           {"runs", state.runs},
           {"last_run_seconds", state.last_run_seconds},

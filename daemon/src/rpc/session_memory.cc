@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 #include <system_error>
+#include <unordered_map>
 
 #include "graph/store.h"
 #include "rpc/codec.h"
@@ -80,6 +82,16 @@ class FileLock {
 
 std::atomic<std::uint64_t> g_sequence{0};
 
+// What identifies one version of the file: every write replaces it (a new
+// inode), and size and mtime tell a reused inode apart.
+std::optional<SessionMemory::Stamp> stamp_of(const fs::path& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) return std::nullopt;
+  return SessionMemory::Stamp{static_cast<std::uint64_t>(info.st_dev), static_cast<std::uint64_t>(info.st_ino),
+                              static_cast<std::int64_t>(info.st_size),
+                              static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec};
+}
+
 }  // namespace
 
 SessionMemory::SessionMemory(fs::path root, std::size_t max_entries)
@@ -132,11 +144,19 @@ json SessionMemory::load() const {
 
 void SessionMemory::update(const std::function<bool(json& document)>& change) {
   FileLock lock(graph::Store::ensure_directory(root_) / "session-memory.lock");
-  json document = read_document(path_);
-  if (!change(document)) return;
-  json& entries = document["entries"];
+  // The document this process last wrote or read, unless the file is another
+  // version now (another process wrote it, or it was removed).
+  std::optional<Stamp> stamp = stamp_of(path_);
+  if (!stamp || !cached_stamp_ || !(*stamp == *cached_stamp_)) cached_ = read_document(path_);
+  cached_stamp_.reset();  // the file's version again once written (or left unchanged)
+  if (!change(cached_)) {
+    cached_stamp_ = stamp;
+    return;
+  }
+  json& entries = cached_["entries"];
   if (entries.size() > max_entries_) entries.erase(entries.begin(), entries.begin() + static_cast<std::ptrdiff_t>(entries.size() - max_entries_));
-  write_atomically(path_, dump(document, 1) + "\n");
+  write_atomically(path_, dump(cached_, 1) + "\n");
+  cached_stamp_ = stamp_of(path_);
 }
 
 void SessionMemory::record(json entry) {
@@ -158,6 +178,8 @@ std::size_t SessionMemory::refresh(const std::function<std::optional<std::string
   flush();
   if (!fs::exists(path_)) return 0;
   std::size_t newly_stale = 0;
+  // Entries share many files: each is looked up once.
+  std::unordered_map<std::string, std::optional<std::string>> hashes;
   update([&](json& document) {
     bool any = false;
     for (json& entry : document["entries"]) {
@@ -166,11 +188,12 @@ std::size_t SessionMemory::refresh(const std::function<std::optional<std::string
       bool changed = false;
       for (const json& file : entry["files"]) {
         if (!file.is_object() || !file.contains("path") || !file["path"].is_string()) continue;
-        std::string path = file["path"];
-        std::string recorded = file.value("sha256", "");
-        std::optional<std::string> now = current(path);
-        if (now && *now == recorded) continue;
+        const std::string& path = file["path"].get_ref<const std::string&>();
         if (std::find(stale_files.begin(), stale_files.end(), path) != stale_files.end()) continue;
+        auto known = hashes.find(path);
+        if (known == hashes.end()) known = hashes.emplace(path, current(path)).first;
+        const std::optional<std::string>& now = known->second;
+        if (now && *now == file.value("sha256", "")) continue;
         stale_files.push_back(path);
         changed = true;
       }

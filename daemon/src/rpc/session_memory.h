@@ -20,6 +20,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <mutex>
@@ -53,8 +54,17 @@ class SessionMemory {
   void clear();
   const std::filesystem::path& path() const { return path_; }
 
+  // One version of the file on disk (device, inode, size, mtime).
+  struct Stamp {
+    std::uint64_t device = 0, inode = 0;
+    std::int64_t size = 0, mtime_ns = 0;
+    bool operator==(const Stamp&) const = default;
+  };
+
  private:
-  // Runs `change` on the current document under the lock and writes the result.
+  // Runs `change` on the current document under the lock and writes the
+  // result; `change` returns false when it changed nothing (then nothing is
+  // written).
   void update(const std::function<bool(nlohmann::json& document)>& change);
   void write_queued();  // the writer thread
 
@@ -63,6 +73,11 @@ class SessionMemory {
   mutable std::mutex mutex_;
   mutable std::condition_variable changed_;
   std::vector<nlohmann::json> queued_;
+  // The document as this process last wrote or read it, and the version of
+  // the file it was (update() reads the file again only when that changed:
+  // with 200 entries it is megabytes). Under the file lock only.
+  nlohmann::json cached_;
+  std::optional<Stamp> cached_stamp_;
   bool writing_ = false, stopping_ = false;
   std::thread writer_;  // last: started once the rest is set
 };

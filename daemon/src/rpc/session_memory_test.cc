@@ -66,6 +66,39 @@ TEST(SessionMemory, RecordingDoesNotWaitForTheFile) {
   EXPECT_EQ(entries[2]["query"], "third");
 }
 
+// Each memory keeps the document it last wrote, and reads the file again
+// when another writer replaced it since: no entry of the other is lost.
+TEST(SessionMemory, AWriterSeesWhatAnotherWroteSinceItsOwnWrite) {
+  TempTree tree("memory-two-writers");
+  SessionMemory first(tree.root()), second(tree.root());
+  first.record(entry("one", "a.py", "h1"));
+  first.flush();
+  second.record(entry("two", "b.py", "h2"));
+  second.flush();
+  first.record(entry("three", "c.py", "h3"));
+  first.flush();
+  // The file was replaced by a copy with the same size: still another version.
+  std::filesystem::path path = first.path();
+  std::string text;
+  {
+    std::ifstream in(path);
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  std::string edited = text;
+  edited.replace(edited.find("\"three\""), 7, "\"THREE\"");  // same size
+  std::filesystem::path temporary = path;
+  temporary += ".edited";
+  std::ofstream(temporary) << edited;
+  std::filesystem::rename(temporary, path);
+  first.record(entry("four", "d.py", "h4"));
+  json entries = first.load()["entries"];
+  ASSERT_EQ(entries.size(), 4u);
+  EXPECT_EQ(entries[0]["query"], "one");
+  EXPECT_EQ(entries[1]["query"], "two");
+  EXPECT_EQ(entries[2]["query"], "THREE");
+  EXPECT_EQ(entries[3]["query"], "four");
+}
+
 TEST(SessionMemory, KeepsTheNewestEntriesOnly) {
   TempTree tree("memory-bound");
   SessionMemory memory(tree.root(), 5);

@@ -28,6 +28,30 @@ std::string workspace_path(const std::string& path) {
   return text;
 }
 
+// A whole walk at least this often while changes come, in case a change
+// escaped the targeted runs (a symlink's target edited outside the tree, an
+// ignore file outside the root).
+constexpr auto kWholeWalkEvery = std::chrono::minutes(5);
+// More changed paths than this: one whole walk costs less.
+constexpr std::size_t kMostTargets = 2000;
+
+// The watcher's or the editor's changed paths as a targeted run's list, or
+// nullopt when the run must walk the whole tree: an ignore file changed
+// (what is indexed may change anywhere under it), the root itself, or too
+// many paths.
+std::optional<std::vector<std::string>> targets_of(const std::set<std::string>& paths) {
+  if (paths.empty() || paths.size() > kMostTargets) return std::nullopt;
+  std::vector<std::string> targets;
+  for (std::string path : paths) {
+    while (!path.empty() && path.back() == '/') path.pop_back();
+    if (path.empty() || path == ".") return std::nullopt;
+    std::string_view base = std::string_view(path).substr(path.rfind('/') + 1);
+    if (base == ".gitignore" || base == ".compignore" || base == ".vscodeignore") return std::nullopt;
+    targets.push_back(std::move(path));
+  }
+  return targets;
+}
+
 bool database_present(const fs::path& root) {
   std::error_code ec;
   auto size = fs::file_size(graph::Store::database_path(root), ec);
@@ -101,8 +125,11 @@ void Workspace::files_changed(const std::vector<std::string>& paths) {
 }
 
 void Workspace::on_watch(std::vector<std::string> paths, bool overflow) {
-  if (overflow) paths.push_back(".");  // unknown changes: a full incremental run
   std::lock_guard lock(mutex_);
+  if (overflow) {  // unknown changes: a whole incremental run
+    paths.push_back(".");
+    whole_ = true;
+  }
   for (std::string& path : paths) pending_.insert(std::move(path));
   scheduled_ = true;  // the watcher already debounced
   due_ = Clock::now();
@@ -112,6 +139,7 @@ void Workspace::on_watch(std::vector<std::string> paths, bool overflow) {
 void Workspace::reindex(bool rebuild) {
   std::lock_guard lock(mutex_);
   scheduled_ = true;
+  whole_ = true;
   rebuild_ = rebuild_ || rebuild;
   due_ = Clock::now();
   wake_.notify_all();
@@ -157,6 +185,7 @@ void Workspace::run_loop() {
   Clock::time_point next_poll = Clock::time_point::max();
   while (!stop_) {
     bool rebuild = false;
+    std::optional<std::vector<std::string>> only;
     {
       std::unique_lock lock(mutex_);
       while (!stop_) {
@@ -164,6 +193,7 @@ void Workspace::run_loop() {
         if (scheduled_ && now >= due_) break;
         if (now >= next_poll) {
           scheduled_ = true;
+          whole_ = true;
           break;
         }
         Clock::time_point until = std::min(next_poll, scheduled_ ? due_ : Clock::time_point::max());
@@ -176,9 +206,20 @@ void Workspace::run_loop() {
       scheduled_ = false;
       rebuild = rebuild_;
       rebuild_ = false;
-      pending_.clear();  // the run below walks the whole tree: every change so far is seen
+      // The changes so far, walked alone (a targeted run), or every change
+      // so far is seen by a whole walk.
+      if (!whole_ && !rebuild && Clock::now() - last_whole_ < kWholeWalkEvery && state_.watch_mode == "inotify")
+        only = targets_of(pending_);
+      if (!only) {
+        whole_ = false;
+        last_whole_ = Clock::now();
+      }
+      pending_.clear();
+      // Busy from here: the changes just taken are not indexed yet (a
+      // wait_idle() between this and the run would find nothing to wait for).
+      running_ = true;
     }
-    run_once(rebuild);
+    run_once(rebuild, std::move(only));
     std::string mode;
     {
       std::lock_guard lock(mutex_);
@@ -188,7 +229,7 @@ void Workspace::run_loop() {
   }
 }
 
-void Workspace::run_once(bool rebuild) {
+void Workspace::run_once(bool rebuild, std::optional<std::vector<std::string>> only) {
   auto set = [&](auto&& change) {
     IndexState copy;
     {
@@ -206,7 +247,10 @@ void Workspace::run_once(bool rebuild) {
       set([](IndexState& s) { s.waiting_for_writer = true; });
       while (!stop_ && !writer.try_lock()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
       set([](IndexState& s) { s.waiting_for_writer = false; });
-      if (stop_) return;
+      if (stop_) {
+        set([&](IndexState&) { running_ = false; });
+        return;
+      }
     }
     if (rebuild && fs::exists(graph::Store::database_path(options_.root))) {
       fs::path moved = graph::Store::quarantine(options_.root);
@@ -228,6 +272,8 @@ void Workspace::run_once(bool rebuild) {
     options.jobs = options_.jobs;
     options.take_lock = false;
     options.cancel = &stop_;
+    options.resolve_cache = &resolve_cache_;
+    options.only = std::move(only);
     options.on_progress = [&](const index::Progress& progress) {
       set([&](IndexState& s) {
         s.done = progress.done;
@@ -254,16 +300,33 @@ void Workspace::run_once(bool rebuild) {
       log(LogLevel::kInfo, "indexed: " + std::to_string(summary.files_parsed) + " files parsed, " +
                                std::to_string(summary.files_removed) + " removed in " +
                                std::to_string(summary.elapsed_seconds) + " s");
+    // What to watch: a whole walk's directories; after a targeted run, the
+    // last ones with those under its paths replaced by what it walked (a
+    // folder created, or now ignored, or gone).
+    if (summary.targeted) {
+      for (const std::string& target : *options.only) {
+        directories_.erase(target);
+        std::string under = target + "/";
+        auto first = directories_.lower_bound(under), last = first;
+        while (last != directories_.end() && last->starts_with(under)) ++last;
+        directories_.erase(first, last);
+      }
+      directories_.insert(summary.directories.begin(), summary.directories.end());
+    } else {
+      directories_ = std::set<std::string>(summary.directories.begin(), summary.directories.end());
+    }
     if (options_.watch && !stop_) {
       if (!watcher_)
         watcher_ = std::make_unique<watch::Watcher>(
             options_.root, [this](watch::Change change) { on_watch(std::move(change.paths), change.overflow); },
             options_.debounce);
       std::string error;
-      bool ok = watcher_->watch(summary.directories, &error);
+      bool ok = watcher_->watch(std::vector<std::string>(directories_.begin(), directories_.end()), &error);
       std::string mode = ok ? "inotify" : "polling";
+      std::size_t watched = watcher_->watched();
       {
         std::lock_guard lock(mutex_);
+        state_.watched_directories = watched;
         if (state_.watch_mode != mode) {
           if (!ok) log(LogLevel::kWarn, "watching the workspace failed (" + error + "): re-scanning every " +
                                             std::to_string(options_.poll_interval.count()) + " ms instead");
@@ -273,6 +336,7 @@ void Workspace::run_once(bool rebuild) {
         // one more (cheap, incremental) run catches them.
         if (first && ok) {
           scheduled_ = true;
+          whole_ = true;
           due_ = Clock::now();
         }
       }
@@ -288,6 +352,7 @@ void Workspace::run_once(bool rebuild) {
   } catch (const std::exception& error) {
     log(LogLevel::kError, std::string("indexing failed: ") + error.what());
     set([&](IndexState& s) {
+      whole_ = true;  // the changes this run was given are not indexed
       running_ = false;
       s.indexing = false;
       s.waiting_for_writer = false;

@@ -23,6 +23,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -44,6 +45,7 @@ struct IndexState {
   std::size_t done = 0, total = 0;  // files read / to read in this process's current run
   std::size_t pending_changes = 0;  // paths changed on disk and not yet re-indexed
   std::string watch_mode;           // "inotify", "polling" or "off"
+  std::size_t watched_directories = 0;  // folders the watcher watches (inotify)
   std::string last_error;           // of the last run ("" when it succeeded)
   std::size_t runs = 0;             // completed runs in this process
   double last_run_seconds = 0;
@@ -105,7 +107,8 @@ class Workspace {
 
  private:
   void run_loop();
-  void run_once(bool rebuild);
+  // `only`: the paths to walk (a watcher's changes), nullopt for the whole tree.
+  void run_once(bool rebuild, std::optional<std::vector<std::string>> only);
   void on_watch(std::vector<std::string> paths, bool overflow);
   void give_back(std::unique_ptr<graph::Store> store, std::uint64_t generation);
 
@@ -117,11 +120,18 @@ class Workspace {
   std::set<std::string> pending_;
   bool scheduled_ = false;
   bool rebuild_ = false;
+  // The next run walks the whole tree: the first, an explicit reindex, a
+  // poll, lost events, and at least every kWholeWalkEvery (watcher.cc's
+  // changes then go through a targeted run: index::IndexOptions::only).
+  bool whole_ = true;
+  std::chrono::steady_clock::time_point last_whole_{};
   bool running_ = false;  // a run is in progress (whether or not it found work)
   std::chrono::steady_clock::time_point due_{};
   std::atomic<bool> stop_{false};
+  resolve::FileTablesCache resolve_cache_;  // used by the index thread only
   std::thread thread_;
   std::unique_ptr<watch::Watcher> watcher_;
+  std::set<std::string> directories_;  // what the watcher watches (index thread only)
   std::vector<std::unique_ptr<graph::Store>> idle_;
   std::uint64_t generation_ = 0;  // bumped when the database file is replaced
 };

@@ -74,6 +74,9 @@ TEST(Workspace, ReindexesFilesChangedOnDiskWithoutBeingAsked) {
   ASSERT_TRUE(workspace.wait_idle(10s));
   tree.write("a.py", "def alpha():\n    pass\n\ndef beta():\n    pass\n");
   EXPECT_TRUE(eventually([&] { return has_symbol(workspace, "beta"); }));
+  ASSERT_TRUE(workspace.wait_idle(10s));
+  IndexState state = workspace.state();
+  EXPECT_TRUE(state.last.targeted) << "the watcher's paths alone are walked (runs " << state.runs << ")";
   tree.write("sub/dir/new.py", "def gamma():\n    pass\n");  // a new directory
   EXPECT_TRUE(eventually([&] { return has_symbol(workspace, "gamma"); }));
   tree.write("sub/dir/new.py", "def delta():\n    pass\n");  // then an edit inside it
@@ -86,6 +89,48 @@ TEST(Workspace, ReindexesFilesChangedOnDiskWithoutBeingAsked) {
   }));
   tree.remove("a.py");
   EXPECT_TRUE(eventually([&] { return !has_symbol(workspace, "alpha"); }));
+}
+
+// An ignore file's change may change what is indexed anywhere under it: the
+// run after it walks the whole tree.
+TEST(Workspace, AnIgnoreFileChangeIsFollowedByAWholeWalk) {
+  TempTree tree("ws-ignore");
+  tree.write("a.py", "def alpha():\n    pass\n");
+  tree.write("lib/b.py", "def beta():\n    pass\n");
+  Workspace workspace(options_for(tree));
+  workspace.start();
+  ASSERT_TRUE(workspace.wait_ready(10s));
+  ASSERT_TRUE(workspace.wait_idle(10s));
+  tree.write(".gitignore", "lib/\n");
+  EXPECT_TRUE(eventually([&] { return !has_symbol(workspace, "beta"); }));
+  ASSERT_TRUE(workspace.wait_idle(10s));
+  EXPECT_FALSE(workspace.state().last.targeted);
+  EXPECT_TRUE(has_symbol(workspace, "alpha"));
+  tree.write("lib/.gitignore", "!nothing\n");
+  tree.remove(".gitignore");
+  EXPECT_TRUE(eventually([&] { return has_symbol(workspace, "beta"); }));
+}
+
+// After a targeted run the watcher watches what a whole walk would: a new
+// folder, not an ignored one (a package manager's thousands of folders).
+TEST(Workspace, TargetedRunsKeepTheWatchesOfAWholeWalk) {
+  TempTree tree("ws-watches");
+  tree.write(".gitignore", "node_modules/\n");
+  tree.write("a.py", "def alpha():\n    pass\n");
+  Workspace workspace(options_for(tree));
+  workspace.start();
+  ASSERT_TRUE(workspace.wait_ready(10s));
+  ASSERT_TRUE(workspace.wait_idle(10s));
+  std::size_t before = workspace.state().watched_directories;
+  EXPECT_EQ(before, 1u);  // the root
+  tree.write("node_modules/pkg/lib/deep/x.js", "function x() {}\n");
+  tree.write("src/app/b.py", "def beta():\n    pass\n");
+  EXPECT_TRUE(eventually([&] { return has_symbol(workspace, "beta"); }));
+  EXPECT_TRUE(eventually([&] {
+    IndexState state = workspace.state();
+    return state.last.targeted && state.watched_directories == before + 2;  // src, src/app
+  })) << workspace.state().watched_directories;
+  EXPECT_FALSE(has_symbol(workspace, "x"));
 }
 
 TEST(Workspace, WithoutWatchingFollowsTheEditorsNotifications) {

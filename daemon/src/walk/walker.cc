@@ -72,6 +72,9 @@ struct ListedEntry {
 struct PendingDir {
   std::string rel;  // relative to the root, no trailing '/'; "" for the root
   IgnoreRules::Scope scope;
+  // False in a targeted walk (WalkOptions::only) for a directory on the way
+  // to a target: only its entries that are targets or lead to one are visited.
+  bool whole = true;
 };
 
 class Walk {
@@ -87,7 +90,12 @@ class Walk {
     open_root();
     load_global_rules();
     std::vector<PendingDir> pending;
-    pending.push_back(PendingDir{std::string(), ancestor_scope_});
+    bool whole = !options_.only || std::find(options_.only->begin(), options_.only->end(), "") != options_.only->end();
+    if (!whole) {
+      targets_ = *options_.only;
+      std::sort(targets_.begin(), targets_.end());
+    }
+    pending.push_back(PendingDir{std::string(), ancestor_scope_, whole});
     // The top of the tree is listed here, breadth first, until there are
     // enough directories to share; then each thread walks whole subtrees
     // (depth first) with its own copy of the ignore rules seen so far, and
@@ -201,7 +209,8 @@ class Walk {
         root_real_(parent.root_real_),
         root_fd_(parent.root_fd_),
         owns_root_fd_(false),
-        prefix_(parent.prefix_) {}
+        prefix_(parent.prefix_),
+        targets_(parent.targets_) {}
 
   // Walks each of `dirs` and everything under it, depth first.
   void walk_subtrees(std::vector<PendingDir> dirs) {
@@ -275,8 +284,25 @@ class Walk {
       const char* name = names_.data() + entry.name_offset;
       path_.resize(dir_len);
       path_.append(name, entry.name_length);
-      visit(dir_fd, name, entry.type, scope, pending);
+      bool whole = dir.whole;
+      if (!whole) {
+        Wanted wanted = wanted_in_targeted_walk(rel_path());
+        if (wanted == Wanted::kNo) continue;
+        whole = wanted == Wanted::kTarget;
+      }
+      visit(dir_fd, name, entry.type, scope, whole, pending);
     }
+  }
+
+  // In a targeted walk, an entry of a directory that no target holds: a
+  // target itself, on the way to one (a target is under it), or neither.
+  enum class Wanted { kNo, kOnTheWay, kTarget };
+  Wanted wanted_in_targeted_walk(const std::string& rel) const {
+    auto found = std::lower_bound(targets_.begin(), targets_.end(), rel);
+    if (found != targets_.end() && *found == rel) return Wanted::kTarget;
+    std::string under = rel + "/";
+    found = std::lower_bound(found, targets_.end(), under);
+    return found != targets_.end() && found->starts_with(under) ? Wanted::kOnTheWay : Wanted::kNo;
   }
 
   std::string rel_path() const { return path_.substr(prefix_.size()); }
@@ -286,7 +312,7 @@ class Walk {
   }
 
   // path_ holds the entry's match path; `name` is its name in `dir_fd`.
-  void visit(int dir_fd, const char* name, unsigned char type, IgnoreRules::Scope scope,
+  void visit(int dir_fd, const char* name, unsigned char type, IgnoreRules::Scope scope, bool whole,
              std::vector<PendingDir>* pending) {
     struct stat st;
     bool have_stat = false;
@@ -301,7 +327,7 @@ class Walk {
       type = S_ISDIR(st.st_mode) ? DT_DIR : DT_REG;  // refined from st below
     }
     if (type == DT_DIR) {
-      visit_directory(name, scope, pending);
+      visit_directory(name, scope, whole, pending);
       return;
     }
     // A symlink is never a directory for git's dir-only patterns.
@@ -316,18 +342,18 @@ class Walk {
       visit_symlink();
     } else if (S_ISDIR(st.st_mode)) {
       // It became a directory after readdir(): judge it as one.
-      visit_directory(name, scope, pending);
+      visit_directory(name, scope, whole, pending);
     } else {
       skip(SkipReason::kNotRegular, "not a regular file");
     }
   }
 
-  void visit_directory(const char* name, IgnoreRules::Scope scope, std::vector<PendingDir>* pending) {
+  void visit_directory(const char* name, IgnoreRules::Scope scope, bool whole, std::vector<PendingDir>* pending) {
     if (std::strcmp(name, ".comp") == 0) return;
     // Pruning here is what makes a file under an excluded directory
     // impossible to re-include, as in git.
     if (rules_.is_ignored(scope, path_, true)) return;
-    pending->push_back(PendingDir{rel_path(), scope});
+    pending->push_back(PendingDir{rel_path(), scope, whole});
   }
 
   void add_file(int dir_fd, const char* name, const struct stat& st) {
@@ -396,6 +422,7 @@ class Walk {
   int root_fd_ = -1;
   bool owns_root_fd_ = true;
   std::string prefix_;  // the root relative to its work tree top, with '/', or ""
+  std::vector<std::string> targets_;  // a targeted walk's WalkOptions::only, sorted
   std::string path_;    // scratch: the current entry's match path
   std::string names_;   // scratch: the current directory's entry names
   std::vector<ListedEntry> entries_;

@@ -35,6 +35,13 @@ struct WalkOptions {
   // four). `is_document` may be called from any of them. The result is the
   // same for any number.
   unsigned threads = 0;
+  // A targeted walk: only these paths (files or directories, relative, as
+  // WalkEntry::rel_path) and everything under those that are directories,
+  // judged by the same ignore rules as in a whole walk (the directories on
+  // the way are listed for their .gitignore files, nothing else in them is
+  // visited). For a watcher's changes. Nullopt: the whole tree; "" in the
+  // list: the whole tree too.
+  std::optional<std::vector<std::string>> only;
 };
 
 // A file to index. rel_path uses '/' separators, no leading "./".
@@ -55,7 +62,8 @@ struct WalkResult {
   std::vector<SkippedEntry> skipped;  // sorted by rel_path
   std::vector<std::string> errors;    // directories that could not be read, bad ignore files...
   // Every directory the walk listed (not pruned, not ignored, readable), as
-  // rel paths, "" for the root; sorted. What a file watcher must watch.
+  // rel paths, "" for the root; sorted. What a file watcher must watch
+  // (after a whole walk: a targeted one lists only the ones it went through).
   std::vector<std::string> directories;
 };
 

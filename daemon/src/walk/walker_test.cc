@@ -593,6 +593,58 @@ TEST_F(GitSandbox, AWalkOnSeveralThreadsEqualsOneOnOne) {
   EXPECT_EQ(walked_paths(walk_on(4)), git_untracked(repo_));
 }
 
+TEST_F(GitSandbox, ATargetedWalkIsTheWholeWalkUnderItsPaths) {
+  // What a watcher reports changed is walked alone, under the same rules: the
+  // files and skips of a targeted walk are exactly the whole walk's under its
+  // paths, whatever the paths (files, folders, ignored ones, missing ones).
+  write(".gitignore", "*.log\n!keep.log\nbuild/\n");
+  std::vector<std::string> candidates = {"missing.py", "d1/missing", "build", "d2/s0/build/out.js"};
+  for (int d = 0; d < 6; ++d) {
+    const std::string top = "d" + std::to_string(d);
+    if (d % 3 == 0) write(top + "/.gitignore", "s1/\n!*.md\n");
+    candidates.push_back(top);
+    for (int s = 0; s < 3; ++s) {
+      const std::string dir = top + "/s" + std::to_string(s);
+      for (const std::string name : {"a.py", "b.log", "keep.log", "c.txt", "deep/er/e.md", "build/out.js"})
+        write(dir + "/" + name, std::string(static_cast<std::size_t>(d + s), 'x'));
+      if (d % 2 == 0) write(dir + "/.gitignore", "c.txt\n/deep/\n");
+      if (d == 4) write(dir + "/big.bin", std::string(3000, 'y'));
+      candidates.insert(candidates.end(), {dir, dir + "/a.py", dir + "/b.log", dir + "/c.txt", dir + "/deep",
+                                           dir + "/deep/er/e.md", dir + "/big.bin"});
+    }
+  }
+  auto walk_of = [&](std::optional<std::vector<std::string>> only) {
+    WalkOptions options;
+    options.root = repo_;
+    options.max_file_size = 2000;
+    options.only = std::move(only);
+    return walk(options);
+  };
+  const WalkResult whole = walk_of(std::nullopt);
+  auto under = [](const std::string& path, const std::vector<std::string>& targets) {
+    return std::any_of(targets.begin(), targets.end(),
+                       [&](const std::string& t) { return path == t || path.starts_with(t + "/"); });
+  };
+  std::mt19937 random(7);
+  for (int round = 0; round < 40; ++round) {
+    std::vector<std::string> targets;
+    for (std::size_t n = 1 + random() % 4; targets.size() < n;) targets.push_back(candidates[random() % candidates.size()]);
+    const WalkResult targeted = walk_of(targets);
+    std::vector<std::string> expected, got;
+    for (const auto& f : whole.files)
+      if (under(f.rel_path, targets)) expected.push_back("F " + f.rel_path + " " + std::to_string(f.size));
+    for (const auto& s : whole.skipped)
+      if (under(s.rel_path, targets)) expected.push_back("S " + s.rel_path + " " + to_string(s.reason));
+    for (const auto& f : targeted.files) got.push_back("F " + f.rel_path + " " + std::to_string(f.size));
+    for (const auto& s : targeted.skipped) got.push_back("S " + s.rel_path + " " + to_string(s.reason));
+    std::string shown;
+    for (const std::string& t : targets) shown += t + " ";
+    EXPECT_EQ(got, expected) << "targets: " << shown;
+  }
+  // "" is the whole tree.
+  EXPECT_EQ(walked_paths(walk_of(std::vector<std::string>{"d1", ""})), walked_paths(whole));
+}
+
 TEST_F(GitSandbox, OutsideAnyRepositoryGitignoreAndGlobalExcludesStillApply) {
   const fs::path plain = base_ / "plain";
   write_file(plain / ".gitignore", "*.tmp\n");
