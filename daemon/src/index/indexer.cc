@@ -403,6 +403,7 @@ IndexSummary run_index(const IndexOptions& options) {
   std::unordered_map<std::string, graph::FileState> previous = states.get();
   summary.walk_errors = std::move(walked.errors);
   summary.directories = std::move(walked.directories);
+  summary.links = std::move(walked.links);
   summary.files_on_disk = walked.files.size() + walked.skipped.size();
 
   std::vector<WorkItem> work;

@@ -85,6 +85,7 @@ struct IndexSummary {
   std::vector<FileError> errors;      // this run's parse/read errors (files still indexed)
   std::vector<std::string> walk_errors;
   std::vector<std::string> directories;  // directories walked (for watchers)
+  std::vector<std::string> links;        // symlinks walked (walk::WalkResult::links)
   resolve::ResolveSummary resolve;    // this run's reference resolution
   double resolve_seconds = 0;
   bool cancelled = false;             // stopped through IndexOptions::cancel

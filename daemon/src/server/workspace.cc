@@ -29,8 +29,8 @@ std::string workspace_path(const std::string& path) {
 }
 
 // A whole walk at least this often while changes come, in case a change
-// escaped the targeted runs (a symlink's target edited outside the tree, an
-// ignore file outside the root).
+// escaped the targeted runs (an ignore file above the root, or git's
+// info/exclude, which no watch sees).
 constexpr auto kWholeWalkEvery = std::chrono::minutes(5);
 // More changed paths than this: one whole walk costs less.
 constexpr std::size_t kMostTargets = 2000;
@@ -50,6 +50,15 @@ std::optional<std::vector<std::string>> targets_of(const std::set<std::string>& 
     targets.push_back(std::move(path));
   }
   return targets;
+}
+
+// Removes `path` and the paths under it from `paths`.
+void erase_under(std::set<std::string>& paths, const std::string& path) {
+  paths.erase(path);
+  std::string under = path + "/";
+  auto first = paths.lower_bound(under), last = first;
+  while (last != paths.end() && last->starts_with(under)) ++last;
+  paths.erase(first, last);
 }
 
 bool database_present(const fs::path& root) {
@@ -208,8 +217,15 @@ void Workspace::run_loop() {
       rebuild_ = false;
       // The changes so far, walked alone (a targeted run), or every change
       // so far is seen by a whole walk.
-      if (!whole_ && !rebuild && Clock::now() - last_whole_ < kWholeWalkEvery && state_.watch_mode == "inotify")
+      if (!whole_ && !rebuild && Clock::now() - last_whole_ < kWholeWalkEvery && state_.watch_mode == "inotify") {
         only = targets_of(pending_);
+        // A symlink's entry follows its target, reported under the target's
+        // path: the links are looked at again in every targeted run.
+        if (only && only->size() + links_.size() <= kMostTargets)
+          only->insert(only->end(), links_.begin(), links_.end());
+        else
+          only.reset();
+      }
       if (!only) {
         whole_ = false;
         last_whole_ = Clock::now();
@@ -305,15 +321,14 @@ void Workspace::run_once(bool rebuild, std::optional<std::vector<std::string>> o
     // folder created, or now ignored, or gone).
     if (summary.targeted) {
       for (const std::string& target : *options.only) {
-        directories_.erase(target);
-        std::string under = target + "/";
-        auto first = directories_.lower_bound(under), last = first;
-        while (last != directories_.end() && last->starts_with(under)) ++last;
-        directories_.erase(first, last);
+        erase_under(directories_, target);
+        erase_under(links_, target);
       }
       directories_.insert(summary.directories.begin(), summary.directories.end());
+      links_.insert(summary.links.begin(), summary.links.end());
     } else {
       directories_ = std::set<std::string>(summary.directories.begin(), summary.directories.end());
+      links_ = std::set<std::string>(summary.links.begin(), summary.links.end());
     }
     if (options_.watch && !stop_) {
       if (!watcher_)

@@ -132,6 +132,7 @@ class Workspace {
   std::thread thread_;
   std::unique_ptr<watch::Watcher> watcher_;
   std::set<std::string> directories_;  // what the watcher watches (index thread only)
+  std::set<std::string> links_;        // the tree's symlinks, walked in every targeted run (index thread only)
   std::vector<std::unique_ptr<graph::Store>> idle_;
   std::uint64_t generation_ = 0;  // bumped when the database file is replaced
 };

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <set>
 #include <thread>
 
 #include "index/test_tree.h"
@@ -131,6 +132,29 @@ TEST(Workspace, TargetedRunsKeepTheWatchesOfAWholeWalk) {
     return state.last.targeted && state.watched_directories == before + 2;  // src, src/app
   })) << workspace.state().watched_directories;
   EXPECT_FALSE(has_symbol(workspace, "x"));
+}
+
+// A symlink's entry follows its target: an edit reported under the target's
+// path reaches the link too.
+TEST(Workspace, ALinkFollowsItsTargetsEdits) {
+  TempTree tree("ws-link");
+  tree.write("real/a.py", "def alpha():\n    pass\n");
+  std::filesystem::create_directories(tree.root() / "links");
+  std::filesystem::create_symlink("../real/a.py", tree.root() / "links/a.py");
+  Workspace workspace(options_for(tree));
+  workspace.start();
+  ASSERT_TRUE(workspace.wait_ready(10s));
+  ASSERT_TRUE(workspace.wait_idle(10s));
+  tree.write("real/a.py", "def beta():\n    pass\n");
+  auto files_defining = [&](const std::string& name) {
+    std::set<std::string> files;
+    for (const auto& symbol : workspace.read()->symbols({name, "", "", 0})) files.insert(symbol.file_path);
+    return files;
+  };
+  EXPECT_TRUE(eventually([&] { return files_defining("beta") == std::set<std::string>{"links/a.py", "real/a.py"}; }));
+  ASSERT_TRUE(workspace.wait_idle(10s));
+  EXPECT_TRUE(workspace.state().last.targeted);
+  EXPECT_TRUE(files_defining("alpha").empty());
 }
 
 TEST(Workspace, WithoutWatchingFollowsTheEditorsNotifications) {

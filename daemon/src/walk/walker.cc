@@ -127,11 +127,13 @@ class Walk {
       append(result_.skipped, part.skipped);
       append(result_.errors, part.errors);
       append(result_.directories, part.directories);
+      append(result_.links, part.links);
     }
     auto by_path = [](const auto& a, const auto& b) { return a.rel_path < b.rel_path; };
     std::sort(result_.files.begin(), result_.files.end(), by_path);
     std::sort(result_.skipped.begin(), result_.skipped.end(), by_path);
     std::sort(result_.directories.begin(), result_.directories.end());
+    std::sort(result_.links.begin(), result_.links.end());
     return std::move(result_);
   }
 
@@ -373,6 +375,7 @@ class Walk {
   // A link to a file inside the root is indexed at the link's path with the
   // target's size and mtime; links to directories are never followed.
   void visit_symlink() {
+    result_.links.push_back(rel_path());
     std::string full = root_real_;
     full.push_back('/');
     full.append(rel_path());

@@ -65,6 +65,10 @@ struct WalkResult {
   // rel paths, "" for the root; sorted. What a file watcher must watch
   // (after a whole walk: a targeted one lists only the ones it went through).
   std::vector<std::string> directories;
+  // Every symlink the walk judged (not ignored), as rel paths; sorted. A
+  // link's entry follows its target, whose changes a watcher reports under
+  // the target's path: a targeted walk of those paths must take the links too.
+  std::vector<std::string> links;
 };
 
 // Walks options.root. Never throws for problems inside the tree: they become

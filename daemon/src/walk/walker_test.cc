@@ -613,6 +613,9 @@ TEST_F(GitSandbox, ATargetedWalkIsTheWholeWalkUnderItsPaths) {
                                            dir + "/deep/er/e.md", dir + "/big.bin"});
     }
   }
+  fs::create_symlink("../d2/s0/a.py", repo_ / "d1/link.py");
+  fs::create_symlink("nowhere.py", repo_ / "d3/s2/dangling.py");
+  candidates.insert(candidates.end(), {"d1/link.py", "d3/s2/dangling.py"});
   auto walk_of = [&](std::optional<std::vector<std::string>> only) {
     WalkOptions options;
     options.root = repo_;
@@ -621,6 +624,7 @@ TEST_F(GitSandbox, ATargetedWalkIsTheWholeWalkUnderItsPaths) {
     return walk(options);
   };
   const WalkResult whole = walk_of(std::nullopt);
+  EXPECT_EQ(whole.links, (std::vector<std::string>{"d1/link.py", "d3/s2/dangling.py"}));
   auto under = [](const std::string& path, const std::vector<std::string>& targets) {
     return std::any_of(targets.begin(), targets.end(),
                        [&](const std::string& t) { return path == t || path.starts_with(t + "/"); });
@@ -637,6 +641,9 @@ TEST_F(GitSandbox, ATargetedWalkIsTheWholeWalkUnderItsPaths) {
       if (under(s.rel_path, targets)) expected.push_back("S " + s.rel_path + " " + to_string(s.reason));
     for (const auto& f : targeted.files) got.push_back("F " + f.rel_path + " " + std::to_string(f.size));
     for (const auto& s : targeted.skipped) got.push_back("S " + s.rel_path + " " + to_string(s.reason));
+    for (const auto& l : whole.links)
+      if (under(l, targets)) expected.push_back("L " + l);
+    for (const auto& l : targeted.links) got.push_back("L " + l);
     std::string shown;
     for (const std::string& t : targets) shown += t + " ";
     EXPECT_EQ(got, expected) << "targets: " << shown;
