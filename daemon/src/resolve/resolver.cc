@@ -1,6 +1,7 @@
 #include "resolve/resolver.h"
 
 #include <algorithm>
+#include <deque>
 #include <fstream>
 #include <functional>
 #include <memory>
@@ -125,33 +126,40 @@ std::optional<const NodeRecord*> single(const std::vector<const NodeRecord*>& no
 // kept across passes by a FileTablesCache while the files' digest holds.
 struct FileTablesCache::Tables {
   explicit Tables(graph::Store& store, const fs::path& root) : project(root) {
-    for (const graph::FileRecord& file : store.files()) {
-      if (!file.skip_reason.empty()) continue;
-      languages[file.path] = file.language;
-      dirs[dir_of(file.path)].push_back(file.path);
+    // Views into strings kept once: building and freeing the tables of a
+    // 42k-file tree allocates one string per path, folder and module name.
+    std::vector<graph::IndexedFile> files = store.indexed_files();
+    std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
+    languages.reserve(files.size());
+    for (graph::IndexedFile& file : files) {
+      std::string_view path = keep(std::move(file.path));
+      languages.emplace(path, *language_names.insert(file.language).first);
+      std::string dir = dir_of(path);
+      auto in_dir = dirs.find(dir);
+      if (in_dir == dirs.end()) in_dir = dirs.emplace(keep(std::move(dir)), std::vector<std::string_view>()).first;
+      in_dir->second.push_back(path);
       if (!file.language.empty()) {
-        std::string module = module_key(file.path);
+        std::string_view module = keep(module_key(path));
         // Every dotted suffix ("c", "b.c", "a.b.c") finds the file: source
         // roots (src/, lib/) are not known in advance.
         std::size_t pos = module.size();
         while (true) {
           std::size_t dot = module.rfind('.', pos == 0 ? 0 : pos - 1);
-          std::string suffix = dot == std::string::npos ? module : module.substr(dot + 1);
-          modules[suffix].push_back(file.path);
-          if (dot == std::string::npos || dot == 0) break;
+          modules[dot == std::string_view::npos ? module : module.substr(dot + 1)].push_back(path);
+          if (dot == std::string_view::npos || dot == 0) break;
           pos = dot;
         }
       }
-      std::string_view base = std::string_view(file.path).substr(file.path.rfind('/') + 1);
+      std::string_view base = path.substr(path.rfind('/') + 1);
       if (base == "go.mod" || base == "Cargo.toml" || base == "package.json" || base == "tsconfig.json" ||
           base == "jsconfig.json")
-        project.add(file.path);
+        project.add(std::string(path));
     }
   }
 
   // "a/b/c.py" -> "a.b.c", "pkg/__init__.py" -> "pkg", "x/mod.rs" -> "x.mod".
-  static std::string module_key(const std::string& path) {
-    std::string key = path;
+  static std::string module_key(std::string_view path) {
+    std::string key(path);
     std::size_t slash = key.rfind('/');
     std::size_t dot = key.rfind('.');
     if (dot != std::string::npos && (slash == std::string::npos || dot > slash)) key.resize(dot);
@@ -162,10 +170,14 @@ struct FileTablesCache::Tables {
     return key;
   }
 
+  std::string_view keep(std::string text) { return strings.emplace_back(std::move(text)); }
+
+  std::deque<std::string> strings;      // what the views below show (a deque: never moved)
+  std::set<std::string> language_names;
   Project project;
-  std::unordered_map<std::string, std::string> languages;
-  std::unordered_map<std::string, std::vector<std::string>> dirs;
-  std::unordered_map<std::string, std::vector<std::string>> modules;  // dotted suffix -> files
+  std::unordered_map<std::string_view, std::string_view> languages;
+  std::unordered_map<std::string_view, std::vector<std::string_view>> dirs;
+  std::unordered_map<std::string_view, std::vector<std::string_view>> modules;  // dotted suffix -> files
 };
 
 FileTablesCache::FileTablesCache() = default;
@@ -222,12 +234,12 @@ class Resolver {
   }
 
  private:
-  std::string language(const std::string& path) {
+  std::string language(std::string_view path) {
     auto found = languages_.find(path);
-    return found == languages_.end() ? std::string() : found->second;
+    return found == languages_.end() ? std::string() : std::string(found->second);
   }
-  bool is_file(const std::string& path) { return languages_.count(path) > 0; }
-  bool is_dir(const std::string& path) { return dirs_.count(path) > 0; }
+  bool is_file(std::string_view path) { return languages_.count(path) > 0; }
+  bool is_dir(std::string_view path) { return dirs_.count(path) > 0; }
 
   const std::vector<NodeRecord>& named(const std::string& name) {
     static const std::vector<NodeRecord> kNone;
@@ -345,12 +357,12 @@ class Resolver {
     auto found = modules_.find(dotted);
     if (found == modules_.end()) return std::nullopt;
     std::vector<std::string> files;
-    for (const std::string& file : found->second)
+    for (std::string_view file : found->second)
       if (family_of(language(file)) == family) {
         // "a.b" must match whole parts: a file "x/a/b.py" or "a/b/__init__.py".
         std::string key = Tables::module_key(file);
         if (key == dotted || (key.size() > dotted.size() && key[key.size() - dotted.size() - 1] == '.'))
-          files.push_back(file);
+          files.emplace_back(file);
       }
     return shallowest(files);
   }
@@ -425,10 +437,10 @@ class Resolver {
     std::vector<std::string> files;
     auto found = modules_.find(stem);
     if (found != modules_.end())
-      for (const std::string& file : found->second)
+      for (std::string_view file : found->second)
         if (file.size() > spec.size() && file.compare(file.size() - spec.size(), spec.size(), spec) == 0 &&
             file[file.size() - spec.size() - 1] == '/')
-          files.push_back(file);
+          files.emplace_back(file);
     return shallowest(files);
   }
 
@@ -582,7 +594,7 @@ class Resolver {
         for (const auto& [path, files] : dirs_)
           if (path == dir || (path.size() > dir.size() && path.compare(path.size() - dir.size(), dir.size(), dir) == 0 &&
                               path[path.size() - dir.size() - 1] == '/'))
-            return {RefStatus::kResolved, {}, path, 1};
+            return {RefStatus::kResolved, {}, std::string(path), 1};
         return external();
       }
       std::vector<std::string> parts = split(spec, ".");
@@ -764,9 +776,10 @@ class Resolver {
       if (is_file(resolution.target_path)) {
         if (std::optional<std::string> target = lookup_export(resolution.target_path, name, family, 1)) found.insert(*target);
       } else if (is_dir(resolution.target_path)) {
-        for (const std::string& file : dirs_.at(resolution.target_path)) {
+        for (std::string_view file : dirs_.at(resolution.target_path)) {
           std::int64_t count = 0;
-          if (std::optional<const NodeRecord*> one = single(top_level(file, name), &count)) found.insert((*one)->id);
+          if (std::optional<const NodeRecord*> one = single(top_level(std::string(file), name), &count))
+            found.insert((*one)->id);
         }
       }
     }
@@ -1001,9 +1014,9 @@ class Resolver {
   graph::Store& store_;
   const Workspace& workspace_;
   const Project& project_;
-  const std::unordered_map<std::string, std::string>& languages_;
-  const std::unordered_map<std::string, std::vector<std::string>>& dirs_;
-  const std::unordered_map<std::string, std::vector<std::string>>& modules_;  // dotted suffix -> files
+  const std::unordered_map<std::string_view, std::string_view>& languages_;
+  const std::unordered_map<std::string_view, std::vector<std::string_view>>& dirs_;
+  const std::unordered_map<std::string_view, std::vector<std::string_view>>& modules_;  // dotted suffix -> files
   bool settled_bases_;
   std::unordered_map<std::int64_t, Resolution> import_answers_;
   std::unordered_map<std::string, std::vector<NodeRecord>> named_;

@@ -38,7 +38,7 @@ bool decides_imports(std::string_view rel_path);
 // What every resolve pass reads about the workspace: the indexed files'
 // paths, languages, folders and module names, and the project files
 // (tsconfig.json, package.json, go.mod, Cargo.toml). Reading them takes
-// about 120 ms on a 42k-file tree, most of a one-file edit's index run. A
+// tens of ms on a 42k-file tree, most of a one-file edit's index run. A
 // caller that resolves after every edit (the daemon) keeps one cache: a pass
 // reuses the tables while the index's files digest (Store::files_digest over
 // the indexed paths and languages and the project files' hashes) is the one
