@@ -393,6 +393,9 @@ struct Store::Statements {
         mark_imports(db, "UPDATE refs SET status = 0 WHERE kind = 'import' AND status != 0"),
         mark_imports_mentioning(db, "UPDATE refs SET status = 0 WHERE kind = 'import' AND status != 0 AND "
                                     "(instr(lower(name), ?1) > 0 OR instr(lower(qualifier), ?1) > 0)"),
+        // The refs_by_name index finds the few `*` imports.
+        star_importers(db, "SELECT DISTINCT file_path FROM refs WHERE name = '*' AND kind = 'import' AND "
+                           "target_path = ?1"),
         mark_file(db, "UPDATE refs SET status = 0 WHERE file_path = ?1 AND status != 0"),
         mark_file_names(db, "UPDATE refs SET status = 0 WHERE file_path = ?1 AND kind != 'import' AND status != 0"),
         mark_file_uses(db,
@@ -445,7 +448,7 @@ struct Store::Statements {
   Statement delete_symbol_text, delete_nodes, delete_refs, file_rowid, delete_file_text, delete_file;
   Statement upsert_file, insert_node, insert_symbol_text, insert_file_text, touch_file;
   Statement file_states, all_files, one_file, nodes_of_file, symbols, one_node, nodes_named;
-  Statement insert_ref, old_resolutions, old_names, interface_of, mark_name, mark_head, mark_imports, mark_imports_mentioning, mark_file, mark_file_names, mark_file_uses, set_resolution;
+  Statement insert_ref, old_resolutions, old_names, interface_of, mark_name, mark_head, mark_imports, mark_imports_mentioning, star_importers, mark_file, mark_file_names, mark_file_uses, set_resolution;
   Statement pending_imports, pending_bases, pending_uses, bindings_of_file, any_pending, imports_of_file, refs_of_file, all_refs, refs_from, refs_to, open_refs_named, dependents_count;
   Statement find_compressed, put_compressed, prune_compressed, prune_compressed_content;
 };
@@ -1214,8 +1217,22 @@ void Batch::commit() {
     // its first dot or a directory name (package directories, index files,
     // workspace package folders). Matching is a case-insensitive substring
     // test, a superset; many files at once (a checkout) mark every import.
+    // What a file exports reaches the files that re-export all of it
+    // (`export * from`, `from x import *`, `pub use x::*`), and theirs:
+    // imports from those may lead elsewhere now too.
+    std::set<std::string> reached(files_added_or_removed_.begin(), files_added_or_removed_.end());
+    std::vector<std::string> queue(reached.begin(), reached.end());
+    while (!queue.empty() && reached.size() <= 32) {
+      std::string path = std::move(queue.back());
+      queue.pop_back();
+      Statement& star = s.star_importers;
+      ResetOnExit reset{star};
+      star.bind(1, path);
+      while (star.step())
+        if (reached.insert(star.text(0)).second) queue.push_back(star.text(0));
+    }
     std::set<std::string> parts;
-    for (const std::string& path : files_added_or_removed_) {
+    for (const std::string& path : reached) {
       std::size_t start = 0;
       while (start <= path.size()) {
         std::size_t slash = path.find('/', start);

@@ -229,6 +229,24 @@ TEST(Resolver, EdgesFollowDefinitionsThatMoveBetweenFiles) {
   EXPECT_EQ(edges(tree.root())["app.py:3 tool"], "unresolved");
 }
 
+// A file that re-exports everything of another exports what that one now
+// re-exports: an import through a chain of `export *` follows a change at
+// its far end, though its own specifier names none of the changed files.
+TEST(Resolver, ImportsFollowAChangeAtTheEndOfAReExportChain) {
+  TempTree tree("resolve-star-chain");
+  tree.write("app.ts", "import { gamma } from './shelf';\nexport function main() { gamma(); }\n");
+  tree.write("shelf.ts", "export * from './middle';\n");
+  tree.write("middle.ts", "export * from './old_tools';\n");
+  tree.write("old_tools.ts", "export function delta() {}\n");
+  tree.write("new_tools.ts", "export function gamma() {}\n");
+  index_tree(tree);
+  EXPECT_EQ(edges(tree.root())["app.ts:2 gamma"], "unresolved");
+  tree.write("middle.ts", "export * from './new_tools';\n");
+  index_tree(tree);
+  EXPECT_EQ(edges(tree.root(), "import")["app.ts:1 ./shelf.gamma"], "new_tools.ts::gamma");
+  EXPECT_EQ(edges(tree.root())["app.ts:2 gamma"], "new_tools.ts::gamma");
+}
+
 TEST(Resolver, InMemoryAndOnDemandLookupsAgree) {
   TempTree tree("resolve-bulk");
   tree.write("pkg/__init__.py", "from .core import Engine\n");
