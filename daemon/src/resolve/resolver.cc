@@ -591,10 +591,15 @@ class Resolver {
         if (std::optional<std::string> file = java_class(spec)) return resolved(*file, *file);  // C.* : a class's members
         std::string dir = spec;
         std::replace(dir.begin(), dir.end(), '.', '/');
+        // The package's folder: the shallowest, then first by name, of those
+        // ending in its path (not the hash table's order).
+        std::optional<std::string_view> package;
+        auto depth = [](std::string_view path) { return std::count(path.begin(), path.end(), '/'); };
         for (const auto& [path, files] : dirs_)
           if (path == dir || (path.size() > dir.size() && path.compare(path.size() - dir.size(), dir.size(), dir) == 0 &&
                               path[path.size() - dir.size() - 1] == '/'))
-            return {RefStatus::kResolved, {}, std::string(path), 1};
+            if (!package || std::pair(depth(path), path) < std::pair(depth(*package), *package)) package = path;
+        if (package) return {RefStatus::kResolved, {}, std::string(*package), 1};
         return external();
       }
       std::vector<std::string> parts = split(spec, ".");

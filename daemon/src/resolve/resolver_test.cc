@@ -171,6 +171,17 @@ TEST(Resolver, JavaImportsSamePackageAndStaticCalls) {
   EXPECT_EQ(edges(tree.root(), "import")["src/main/java/com/acme/app/Main.java:3 java.util.List."], "external");
 }
 
+// `import a.b.*` with the package's folder in several places: the shallowest,
+// then the first by name, whatever order the folders were indexed in.
+TEST(Resolver, AJavaWildcardImportPicksOnePackageFolder) {
+  TempTree tree("resolve-java-star");
+  for (const char* root : {"q/src/com/acme/util", "p/src/com/acme/util", "deep/er/src/com/acme/util"})
+    tree.write(std::string(root) + "/Strings.java", "package com.acme.util;\npublic class Strings {}\n");
+  tree.write("app/Main.java", "package app;\nimport com.acme.util.*;\npublic class Main {}\n");
+  index_tree(tree);
+  EXPECT_EQ(edges(tree.root(), "import")["app/Main.java:2 com.acme.util.*"], "path p/src/com/acme/util");
+}
+
 TEST(Resolver, RustModulesUseAndImpls) {
   TempTree tree("resolve-rust");
   tree.write("Cargo.toml", "[package]\nname = \"my-crate\"\nversion = \"0.1.0\"\n");
