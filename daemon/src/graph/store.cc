@@ -1212,11 +1212,6 @@ void Batch::commit() {
   auto& s = *store_.statements_;
   if (!store_.has_settled_refs_) changed_names_.clear();  // everything is pending already
   if (!files_added_or_removed_.empty() && store_.has_settled_refs_) {
-    // An import can only lead to a new (or from a removed) file if its
-    // specifier mentions one of the file's path components: the stem up to
-    // its first dot or a directory name (package directories, index files,
-    // workspace package folders). Matching is a case-insensitive substring
-    // test, a superset; many files at once (a checkout) mark every import.
     // What a file exports reaches the files that re-export all of it
     // (`export * from`, `from x import *`, `pub use x::*`), and theirs:
     // imports from those may lead elsewhere now too.
@@ -1231,6 +1226,12 @@ void Batch::commit() {
       while (star.step())
         if (reached.insert(star.text(0)).second) queue.push_back(star.text(0));
     }
+    // An import can only lead to a new (or from a removed) file if its
+    // specifier mentions one of the file's path components: the stem up to
+    // its first dot or a directory name (package directories, index files,
+    // workspace package folders). Matching is a case-insensitive substring
+    // test, a superset; many files at once (a checkout) mark every import.
+    // The same for the files that re-export them.
     std::set<std::string> parts;
     for (const std::string& path : reached) {
       std::size_t start = 0;

@@ -419,11 +419,13 @@ IndexSummary run_index(const IndexOptions& options) {
     if (state) state->sha256 = store->file_hash(entry.rel_path);  // same content under a new mtime?
     work.push_back({&entry, state});
   }
-  // Content hashes files had before this run changed or removed them: the
-  // compression cache may hold outputs no file needs any more (below).
+  // A targeted run's content hashes files had before it changed or removed
+  // them: the compression cache may hold outputs no file needs any more
+  // (pruned below).
   std::vector<std::string> old_hashes;
-  for (const WorkItem& item : work)
-    if (item.previous && !item.previous->sha256.empty()) old_hashes.push_back(item.previous->sha256);
+  if (summary.targeted)
+    for (const WorkItem& item : work)
+      if (item.previous && !item.previous->sha256.empty()) old_hashes.push_back(item.previous->sha256);
 
   std::optional<graph::Batch> batch;  // the open transaction, if any
   std::size_t in_batch = 0;
@@ -463,7 +465,7 @@ IndexSummary run_index(const IndexOptions& options) {
     for (const auto& [path, state] : previous) {
       if (present.count(path)) continue;
       if (resolve::decides_imports(path)) config_changed = true;
-      if (options.only && old_hashes.size() <= kFewHashes && state.skip_reason.empty())
+      if (summary.targeted && old_hashes.size() <= kFewHashes && state.skip_reason.empty())
         old_hashes.push_back(store->file_hash(path));
       current_batch().remove_file(path);
       ++summary.files_removed;
@@ -565,16 +567,17 @@ IndexSummary run_index(const IndexOptions& options) {
 
   if (options.counts) {
     graph::Stats stats = store->counts();
-    for (const auto& [language, count] : stats.files_by_language)
+    std::size_t files = 0;  // the index's: a targeted run walked only some
+    for (const auto& [language, count] : stats.files_by_language) {
       summary.files_by_language[language.empty() ? "other" : language] = static_cast<std::size_t>(count);
-    for (const auto& [reason, count] : stats.skipped_by_reason)
-      summary.skipped_by_reason[reason] = static_cast<std::size_t>(count);
-    summary.symbols = static_cast<std::size_t>(stats.symbols);
-    if (summary.targeted) {
-      summary.files_on_disk = 0;
-      for (const auto& [language, count] : stats.files_by_language) summary.files_on_disk += static_cast<std::size_t>(count);
-      for (const auto& [reason, count] : stats.skipped_by_reason) summary.files_on_disk += static_cast<std::size_t>(count);
+      files += static_cast<std::size_t>(count);
     }
+    for (const auto& [reason, count] : stats.skipped_by_reason) {
+      summary.skipped_by_reason[reason] = static_cast<std::size_t>(count);
+      files += static_cast<std::size_t>(count);
+    }
+    summary.symbols = static_cast<std::size_t>(stats.symbols);
+    if (summary.targeted) summary.files_on_disk = files;
   }
   summary.elapsed_seconds = std::chrono::duration<double>(Clock::now() - started).count();
   summary.cpu_seconds = cpu_seconds_now() - cpu_started;

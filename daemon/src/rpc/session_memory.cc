@@ -18,6 +18,7 @@
 #include "graph/store.h"
 #include "rpc/codec.h"
 #include "server/log.h"
+#include "walk/walker.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -88,8 +89,7 @@ std::optional<SessionMemory::Stamp> stamp_of(const fs::path& path) {
   struct stat info {};
   if (::stat(path.c_str(), &info) != 0) return std::nullopt;
   return SessionMemory::Stamp{static_cast<std::uint64_t>(info.st_dev), static_cast<std::uint64_t>(info.st_ino),
-                              static_cast<std::int64_t>(info.st_size),
-                              static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec};
+                              static_cast<std::int64_t>(info.st_size), walk::mtime_ns_of(info)};
 }
 
 }  // namespace

@@ -22,6 +22,7 @@ std::string workspace_path(const std::string& path) {
   fs::path rel = fs::path(path).lexically_normal();
   if (rel.empty() || rel.is_absolute()) return {};
   std::string text = rel.generic_string();
+  while (text.size() > 1 && text.back() == '/') text.pop_back();  // "a/" is the folder "a"
   if (text == "." || text == ".." || text.starts_with("../")) return {};
   for (const auto& part : rel)
     if (part == ".comp" || part == ".git") return {};
@@ -42,12 +43,11 @@ constexpr std::size_t kMostTargets = 2000;
 std::optional<std::vector<std::string>> targets_of(const std::set<std::string>& paths) {
   if (paths.empty() || paths.size() > kMostTargets) return std::nullopt;
   std::vector<std::string> targets;
-  for (std::string path : paths) {
-    while (!path.empty() && path.back() == '/') path.pop_back();
-    if (path.empty() || path == ".") return std::nullopt;
+  for (const std::string& path : paths) {
+    if (path == ".") return std::nullopt;  // lost events
     std::string_view base = std::string_view(path).substr(path.rfind('/') + 1);
     if (base == ".gitignore" || base == ".compignore" || base == ".vscodeignore") return std::nullopt;
-    targets.push_back(std::move(path));
+    targets.push_back(path);
   }
   return targets;
 }
