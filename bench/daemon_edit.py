@@ -8,10 +8,15 @@ starts `comp mcp`, waits for its first runs, then for each of --edits edits:
   answered  another function is appended; 50 ms later (an agent's next call) get_context
             is sent: time until its answer, which waits for the index run (8,000 tokens)
   run       the daemon's own index run after each edit, from its log ("indexed: ... in X s")
-The file is restored after each edit. Prints p50 / p90 per binary and the ratios
-first / second (higher: the second is faster).
+With --import-edits, the first write of each edit also adds an import line the
+file lacks (taken from a file of the same folder, above its first import) and
+the second removes it: the file's imports change each time, so each run
+re-resolves what may depend on them.
+The file is restored after each edit. Each binary works on its own copy of the
+tree, indexed by itself (their index schemas may differ). Prints p50 / p90 per
+binary and the ratios first / second (higher: the second is faster).
 
-usage: bench/daemon_edit.py --comp OLD --comp NEW [--edits 10] [--rounds 2] TREE [TREE...]
+usage: bench/daemon_edit.py --comp OLD --comp NEW [--edits 10] [--rounds 2] [--import-edits] TREE [TREE...]
 """
 import argparse
 import os
@@ -54,7 +59,36 @@ def function_text(ext, name):
     return f"\nexport function {name}() {{ return 2; }}\n"
 
 
-def measure(comp, tree, ext, target, edits, tag):
+IMPORT_LINE = re.compile(r"^(import |from \S+ import |use |#include )")
+
+
+def new_import(target):
+    """An import line of a sibling file that `target` lacks, or None."""
+    with open(target, errors="replace") as f:
+        own = set(line for line in f if IMPORT_LINE.match(line))
+    folder = os.path.dirname(target)
+    for name in sorted(os.listdir(folder)):
+        path = os.path.join(folder, name)
+        if path == target or os.path.splitext(name)[1] != os.path.splitext(target)[1] or not os.path.isfile(path):
+            continue
+        with open(path, errors="replace") as f:
+            for line in f:
+                if IMPORT_LINE.match(line) and line.endswith("\n") and line not in own:
+                    return line
+    return None
+
+
+def edited(text, addition, extra_import):
+    """`text` with `addition` appended and `extra_import` (when given) above its first import."""
+    if extra_import:
+        lines = text.splitlines(keepends=True)
+        at = next((i for i, line in enumerate(lines) if IMPORT_LINE.match(line)), 0)
+        lines.insert(at, extra_import)
+        text = "".join(lines)
+    return text + addition
+
+
+def measure(comp, tree, ext, target, edits, tag, extra_import=None):
     log = tempfile.NamedTemporaryFile(prefix="comp-edit-", suffix=".log", delete=False)
     server = Server([comp, "mcp", "--root", tree, "--log-level", "info"], tree, stderr=log)
     server.initialize()
@@ -67,9 +101,10 @@ def measure(comp, tree, ext, target, edits, tag):
     try:
         for i in range(edits):
             name = f"zz_edit_{tag}_{i}_{os.getpid()}"
+            first = edited(original, function_text(ext, name), extra_import)
             written = time.perf_counter()
-            with open(target, "a") as out:
-                out.write(function_text(ext, name))
+            with open(target, "w") as out:
+                out.write(first)
             while time.perf_counter() - written < 10:
                 answer, _ = server.call("search_code", {"query": name})
                 symbols = answer.get("result", {}).get("structuredContent", {}).get("symbols", [])
@@ -78,8 +113,9 @@ def measure(comp, tree, ext, target, edits, tag):
                     break
                 time.sleep(0.01)
             time.sleep(0.3)
-            with open(target, "a") as out:
-                out.write(function_text(ext, name + "_again"))
+            with open(target, "w") as out:
+                # With --import-edits the added import goes again: the imports change twice.
+                out.write(edited(original, function_text(ext, name) + function_text(ext, name + "_again"), None))
             time.sleep(0.05)
             _, elapsed = server.call("get_context", {"task": f"{name}_again returns the wrong value",
                                                      "max_tokens": 8000})
@@ -113,6 +149,7 @@ def main():
     parser.add_argument("--comp", action="append", required=True, help="a comp binary (twice: old, then new)")
     parser.add_argument("--edits", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--import-edits", action="store_true", help="each write also changes the file's imports")
     parser.add_argument("trees", nargs="+")
     args = parser.parse_args()
     binaries = [os.path.abspath(b) for b in args.comp]
@@ -124,17 +161,24 @@ def main():
         label = os.path.basename(source.rstrip("/"))
         if re.fullmatch(r"[0-9a-f]{40}", label):  # a bench-swe tree: owner+name/commit
             label = os.path.basename(os.path.dirname(source.rstrip("/"))) + "@" + label[:7]
-        tree = os.path.join(work, label)
-        shutil.copytree(source, tree, symlinks=True, ignore=shutil.ignore_patterns(".comp", ".git"))
+        trees = {}
         try:
-            subprocess.run([binaries[0], "index", "--root", tree], check=True, capture_output=True)
+            for i, b in enumerate(binaries):
+                trees[b] = os.path.join(work, str(i), label)
+                shutil.copytree(source, trees[b], symlinks=True, ignore=shutil.ignore_patterns(".comp", ".git"))
+                subprocess.run([b, "index", "--root", trees[b]], check=True, capture_output=True)
+            tree = trees[binaries[0]]
             files = sum(len(f) for _, _, f in os.walk(tree))
             ext = main_language(tree)
-            target = edit_target(tree, ext)
+            target = os.path.relpath(edit_target(tree, ext), tree)
+            extra_import = new_import(os.path.join(tree, target)) if args.import_edits else None
+            if args.import_edits:
+                print(f"<!-- {label}: {target} gains {extra_import!r} -->")
             results = {b: ([], [], []) for b in binaries}
             for r in range(args.rounds):
                 for b in binaries:
-                    v, a, run = measure(b, tree, ext, target, args.edits, f"{r}")
+                    v, a, run = measure(b, trees[b], ext, os.path.join(trees[b], target), args.edits, f"{r}",
+                                        extra_import)
                     results[b][0].extend(v)
                     results[b][1].extend(a)
                     results[b][2].extend(run)

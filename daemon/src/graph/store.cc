@@ -118,6 +118,11 @@ CREATE TABLE compressed (
     PRIMARY KEY (hash, language, level, compressor)
 );
 )sql",
+    // 3 -> 4: imports by the file they lead to: when a file's own imports
+    // change, the resolver finds the imports that look names up through it.
+    R"sql(
+CREATE INDEX refs_import_target ON refs(target_path) WHERE kind = 'import';
+)sql",
 };
 constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);
 static_assert(kMigrationCount == kSchemaVersion);
@@ -362,8 +367,8 @@ struct Store::Statements {
                     "is_exported, scope, parent_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"),
         insert_symbol_text(db, "INSERT INTO symbols_fts (rowid, name, signature, scope) VALUES (?1, ?2, ?3, ?4)"),
         insert_file_text(db, "INSERT INTO files_fts (rowid, path, body) VALUES (?1, ?2, ?3)"),
-        touch_file(db, "UPDATE files SET mtime_ns = ?2, last_modified = ?3 WHERE path = ?1"),
-        file_states(db, "SELECT path, size, mtime_ns, hash, skip_reason FROM files"),
+        touch_file(db, "UPDATE files SET mtime_ns = ?2, last_modified = ?3, indexed_at = ?4 WHERE path = ?1"),
+        file_states(db, "SELECT path, size, mtime_ns, hash, skip_reason, indexed_at FROM files"),
         all_files(db, (std::string("SELECT ") + kFileColumns + " FROM files ORDER BY path").c_str()),
         one_file(db, (std::string("SELECT ") + kFileColumns + " FROM files WHERE path = ?1").c_str()),
         nodes_of_file(db, (std::string("SELECT ") + kNodeColumns + " FROM nodes WHERE file_path = ?1 ORDER BY line, "
@@ -393,9 +398,22 @@ struct Store::Statements {
         mark_imports(db, "UPDATE refs SET status = 0 WHERE kind = 'import' AND status != 0"),
         mark_imports_mentioning(db, "UPDATE refs SET status = 0 WHERE kind = 'import' AND status != 0 AND "
                                     "(instr(lower(name), ?1) > 0 OR instr(lower(qualifier), ?1) > 0)"),
+        mark_module_imports_mentioning(db, "UPDATE refs SET status = 0 WHERE kind = 'import' AND status != 0 AND "
+                                           "name IN ('', '*') AND instr(lower(qualifier), ?1) > 0"),
         // The refs_by_name index finds the few `*` imports.
         star_importers(db, "SELECT DISTINCT file_path FROM refs WHERE name = '*' AND kind = 'import' AND "
                            "target_path = ?1"),
+        imports_into(db, "SELECT id FROM refs WHERE kind = 'import' AND target_path = ?1 AND status != 0"),
+        mark_imports_into(db, "UPDATE refs SET status = 0 WHERE kind = 'import' AND target_path = ?1 AND status != 0"),
+        mark_ref(db, "UPDATE refs SET status = 0 WHERE id = ?1"),
+        module_importers(db, "SELECT DISTINCT file_path, name, qualifier, alias FROM refs WHERE kind = 'import' AND "
+                             "target_path = ?1"),
+        mark_receiver_in_file(db, "UPDATE refs SET status = 0 WHERE file_path = ?1 AND head = ?2 AND status != 0"),
+        // Subclasses and variables typed by a class (refs_by_target).
+        class_users(db,
+                    "SELECT r.from_node, r.file_path, r.kind IN ('inherit', 'implement'), coalesce(n.name, '') "
+                    "FROM refs r LEFT JOIN nodes n ON n.id = r.from_node WHERE r.target = ?1 AND "
+                    "(r.kind IN ('inherit', 'implement') OR r.binds != '')"),
         mark_file(db, "UPDATE refs SET status = 0 WHERE file_path = ?1 AND status != 0"),
         mark_file_names(db, "UPDATE refs SET status = 0 WHERE file_path = ?1 AND kind != 'import' AND status != 0"),
         mark_file_uses(db,
@@ -448,7 +466,7 @@ struct Store::Statements {
   Statement delete_symbol_text, delete_nodes, delete_refs, file_rowid, delete_file_text, delete_file;
   Statement upsert_file, insert_node, insert_symbol_text, insert_file_text, touch_file;
   Statement file_states, all_files, one_file, nodes_of_file, symbols, one_node, nodes_named;
-  Statement insert_ref, old_resolutions, old_names, interface_of, mark_name, mark_head, mark_imports, mark_imports_mentioning, star_importers, mark_file, mark_file_names, mark_file_uses, set_resolution;
+  Statement insert_ref, old_resolutions, old_names, interface_of, mark_name, mark_head, mark_imports, mark_imports_mentioning, mark_module_imports_mentioning, star_importers, imports_into, mark_imports_into, mark_ref, module_importers, mark_receiver_in_file, class_users, mark_file, mark_file_names, mark_file_uses, set_resolution;
   Statement pending_imports, pending_bases, pending_uses, bindings_of_file, any_pending, imports_of_file, refs_of_file, all_refs, refs_from, refs_to, open_refs_named, dependents_count;
   Statement find_compressed, put_compressed, prune_compressed, prune_compressed_content;
 };
@@ -536,12 +554,12 @@ fs::path Store::quarantine(const fs::path& root) {
 
 namespace {
 
-// Adds the rows of a statement selecting path, size, mtime_ns, hash, skip_reason.
+// Adds the rows of a statement selecting path, size, mtime_ns, hash, skip_reason, indexed_at.
 void read_file_states(Statement& statement, bool hashes, std::unordered_map<std::string, FileState>* states) {
   while (statement.step())
     states->emplace(statement.text(0), FileState{static_cast<std::uint64_t>(statement.integer(1)),
                                                  statement.integer(2), hashes ? statement.text(3) : std::string(),
-                                                 statement.text(4)});
+                                                 statement.text(4), statement.integer(5)});
 }
 
 }  // namespace
@@ -559,8 +577,8 @@ std::unordered_map<std::string, FileState> Store::file_states(const std::vector<
   // "a/b" and what sorts between "a/b/" and "a/b0" ('0' follows '/'): the
   // primary key's index answers both.
   Statement statement(db_,
-                      "SELECT path, size, mtime_ns, hash, skip_reason FROM files WHERE path = ?1 OR (path >= ?2 AND "
-                      "path < ?3)");
+                      "SELECT path, size, mtime_ns, hash, skip_reason, indexed_at FROM files WHERE path = ?1 OR "
+                      "(path >= ?2 AND path < ?3)");
   for (const std::string& path : paths) {
     std::string under = path + "/", after = path + "0";
     statement.bind(1, path).bind(2, under).bind(3, after);
@@ -865,6 +883,29 @@ std::vector<RefRecord> Store::refs_to(const std::string& node_id) {
   return read_refs(statements_->refs_to);
 }
 
+std::set<std::string> Store::reexporters_of(std::set<std::string> files) {
+  std::vector<std::string> queue(files.begin(), files.end());
+  while (!queue.empty() && files.size() <= 32) {
+    std::string path = std::move(queue.back());
+    queue.pop_back();
+    Statement& star = statements_->star_importers;
+    ResetOnExit reset{star};
+    star.bind(1, path);
+    while (star.step())
+      if (files.insert(star.text(0)).second) queue.push_back(star.text(0));
+  }
+  return files;
+}
+
+std::vector<std::int64_t> Store::settled_imports_into(const std::string& path) {
+  std::vector<std::int64_t> out;
+  Statement& statement = statements_->imports_into;
+  ResetOnExit reset{statement};
+  statement.bind(1, path);
+  while (statement.step()) out.push_back(statement.integer(0));
+  return out;
+}
+
 std::vector<RefRecord> Store::open_refs_named(const std::string& name) {
   statements_->open_refs_named.bind(1, name);
   return read_refs(statements_->open_refs_named);
@@ -1036,8 +1077,14 @@ void Batch::put_file(const FileRecord& file, const std::vector<NodeRecord>& node
                                 std::back_inserter(changed_keys));
   bool only_definitions = std::none_of(changed_keys.begin(), changed_keys.end(),
                                        [](const std::string& key) { return key.starts_with('\x01'); });
+  // Bases and typed variables decide members looked up through the file's
+  // classes elsewhere: every name it defines or binds re-resolves. Imports
+  // alone decide only the names they bind and what the file re-exports.
+  bool only_definitions_and_imports =
+      std::all_of(changed_keys.begin(), changed_keys.end(),
+                  [](const std::string& key) { return !key.starts_with('\x01') || key.starts_with("\x01import\x1f"); });
   std::size_t names_before = changed_names_.size();
-  if (!same_interface && !only_definitions) collect_names(file.path);
+  if (!only_definitions_and_imports) collect_names(file.path);
   // The previous answers of the file's references ride along with the new
   // rows (still pending): the resolver then sees which answers really moved.
   std::unordered_map<std::string, Resolution> previous;
@@ -1049,10 +1096,17 @@ void Batch::put_file(const FileRecord& file, const std::vector<NodeRecord>& node
       previous.emplace(interface_key(old.text(0), old.text(1), old.text(2), old.text(3), old.text(4), old.text(5)),
                        Resolution{RefStatus::kPending, old.text(6), old.text(7), old.integer(8)});
   }
+  // Classes whose bases changed: members found through them, at commit.
+  for (const std::string& key : changed_keys)
+    if (key.starts_with("\x01inherit\x1f") || key.starts_with("\x01implement\x1f")) {
+      std::size_t start = key.find('\x1f') + 1;
+      rebased_classes_.push_back(key.substr(start, key.find('\x1f', start) - start));
+    }
   // Imports that may lead here re-resolve when the file is new, or when what
   // it imports or re-exports changed (`export *`, `pub use`, `__init__.py`).
   bool existed = clear_file(file.path);
-  if (!existed || (!same_interface && !only_definitions)) files_added_or_removed_.push_back(file.path);
+  if (!existed) files_added_or_removed_.push_back(file.path);
+  else if (!only_definitions) reexports_changed_.push_back(file.path);
   std::int64_t file_rowid = 0;
   {
     Statement& upsert = s.upsert_file;
@@ -1091,9 +1145,14 @@ void Batch::put_file(const FileRecord& file, const std::vector<NodeRecord>& node
     insert.run();
     if (ref.kind == "import") changed_names_.push_back(ref.alias.empty() ? ref.name : ref.alias);
   }
-  if (same_interface || only_definitions) {
+  if (only_definitions_and_imports) {
+    // Only the names whose definitions differ (node keys: id, name, ...).
+    // Other files' own imports bind the names for their bare uses: a
+    // changed import of this file changes only lookups through it (at
+    // commit).
     changed_names_.resize(names_before);
-    for (const std::string& key : changed_keys) {  // node keys: id, name, ...
+    for (const std::string& key : changed_keys) {
+      if (key.starts_with('\x01')) continue;
       std::size_t start = key.find('\x1f') + 1;
       changed_names_.push_back(key.substr(start, key.find('\x1f', start) - start));
     }
@@ -1102,8 +1161,8 @@ void Batch::put_file(const FileRecord& file, const std::vector<NodeRecord>& node
     s.insert_file_text.bind(1, file_rowid).bind(2, file.path).bind(3, text).run();
 }
 
-void Batch::touch_file(const std::string& path, std::int64_t mtime_ns) {
-  store_.statements_->touch_file.bind(1, path).bind(2, mtime_ns).bind(3, mtime_ns / 1000000000).run();
+void Batch::touch_file(const std::string& path, std::int64_t mtime_ns, std::int64_t indexed_at) {
+  store_.statements_->touch_file.bind(1, path).bind(2, mtime_ns).bind(3, mtime_ns / 1000000000).bind(4, indexed_at).run();
 }
 
 void Batch::remove_file(const std::string& path) {
@@ -1119,6 +1178,55 @@ void Batch::mark_imports_pending() { store_.statements_->mark_imports.run(); }
 void Batch::mark_file_pending(const std::string& path, Which which) {
   auto& s = *store_.statements_;
   (which == kAll ? s.mark_file : which == kAllButImports ? s.mark_file_names : s.mark_file_uses).bind(1, path).run();
+}
+
+void Batch::mark_ref_pending(std::int64_t ref_id) { store_.statements_->mark_ref.bind(1, ref_id).run(); }
+
+void Batch::mark_module_lookups_pending(const std::string& path) {
+  auto& s = *store_.statements_;
+  // The receiver an import binds: its alias, the name it imports, or for a
+  // whole module its first segment (Python's `import a.b` binds a) or last
+  // (Go, Java, Rust: `import "x/y/pkg"` binds pkg); both, when unsure.
+  std::set<std::pair<std::string, std::string>> receivers;
+  {
+    Statement& importers = s.module_importers;
+    ResetOnExit reset{importers};
+    importers.bind(1, path);
+    while (importers.step()) {
+      std::string file = importers.text(0), name = importers.text(1), qualifier = importers.text(2),
+                  alias = importers.text(3);
+      if (!alias.empty()) {
+        receivers.emplace(file, alias);
+      } else if (!name.empty() && name != "*") {
+        receivers.emplace(file, name);
+      } else if (!qualifier.empty()) {
+        receivers.emplace(file, std::string(qualifier_head(qualifier)));
+        std::size_t last = qualifier.find_last_of(".:/");
+        receivers.emplace(file, last == std::string::npos ? qualifier : qualifier.substr(last + 1));
+      }
+    }
+  }
+  for (const auto& [file, receiver] : receivers)
+    if (!receiver.empty()) s.mark_receiver_in_file.bind(1, file).bind(2, receiver).run();
+}
+
+void Batch::mark_member_lookups_through(const std::vector<std::string>& class_ids) {
+  auto& s = *store_.statements_;
+  // The resolver looks members up one base deep (the class, then its
+  // bases' own members): direct subclasses are the last that can see a
+  // change of the class's bases.
+  std::set<std::string> files, names;
+  for (const std::string& id : class_ids) {
+    Statement& users = s.class_users;
+    ResetOnExit reset{users};
+    users.bind(1, id);
+    while (users.step()) {
+      files.insert(users.text(1));
+      if (users.integer(2) != 0 && !users.text(3).empty()) names.insert(users.text(3));  // a subclass
+    }
+  }
+  for (const std::string& file : files) s.mark_file_uses.bind(1, file).run();
+  for (const std::string& name : names) s.mark_head.bind(1, name).run();
 }
 
 void Batch::mark_receiver_pending(const std::string& name) { store_.statements_->mark_head.bind(1, name).run(); }
@@ -1212,48 +1320,59 @@ void Batch::commit() {
   auto& s = *store_.statements_;
   if (!store_.has_settled_refs_) changed_names_.clear();  // everything is pending already
   if (!files_added_or_removed_.empty() && store_.has_settled_refs_) {
-    // What a file exports reaches the files that re-export all of it
-    // (`export * from`, `from x import *`, `pub use x::*`), and theirs:
-    // imports from those may lead elsewhere now too.
-    std::set<std::string> reached(files_added_or_removed_.begin(), files_added_or_removed_.end());
-    std::vector<std::string> queue(reached.begin(), reached.end());
-    while (!queue.empty() && reached.size() <= 32) {
-      std::string path = std::move(queue.back());
-      queue.pop_back();
-      Statement& star = s.star_importers;
-      ResetOnExit reset{star};
-      star.bind(1, path);
-      while (star.step())
-        if (reached.insert(star.text(0)).second) queue.push_back(star.text(0));
+    // An import leads to a file through its module path, so one that may
+    // lead to a new file (or led to a removed one) mentions the file's stem
+    // (up to its first dot: `./Button`, `a.b.Button`, `crate::button`) or
+    // its folder's name: any import for an index file (`index.ts`,
+    // `__init__.py`, `mod.rs`), whole-module and wildcard imports for
+    // others (a Go or Java package, `import a.b`).
+    // Matching is a case-insensitive substring test, a superset; many files
+    // at once (a checkout) mark every import. The imports that led to a
+    // removed file are also found by their target. What the files that
+    // re-export all of one export follows when the resolver settles their
+    // `export *` again (it then marks what looks names up through them).
+    std::set<std::string> parts, folders;
+    for (const std::string& path : files_added_or_removed_) {
+      s.mark_imports_into.bind(1, path).run();
+      std::size_t slash = path.rfind('/');
+      std::string stem = path.substr(slash == std::string::npos ? 0 : slash + 1);
+      std::size_t dot = stem.find('.', 1);
+      if (dot != std::string::npos) stem.resize(dot);
+      std::string folder = slash == std::string::npos ? std::string() : path.substr(0, slash);
+      folder.erase(0, folder.rfind('/') + 1);  // npos + 1 == 0: a top-level folder stays whole
+      auto lower = [](std::string text) {
+        std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+        return text;
+      };
+      stem = lower(stem);
+      folder = lower(folder);
+      bool index_file = stem == "index" || stem == "__init__" || stem == "mod";
+      if (!stem.empty()) parts.insert(stem);
+      if (!folder.empty()) (index_file ? parts : folders).insert(folder);
     }
-    // An import can only lead to a new (or from a removed) file if its
-    // specifier mentions one of the file's path components: the stem up to
-    // its first dot or a directory name (package directories, index files,
-    // workspace package folders). Matching is a case-insensitive substring
-    // test, a superset; many files at once (a checkout) mark every import.
-    // The same for the files that re-export them.
-    std::set<std::string> parts;
-    for (const std::string& path : reached) {
-      std::size_t start = 0;
-      while (start <= path.size()) {
-        std::size_t slash = path.find('/', start);
-        std::string part = path.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
-        if (slash == std::string::npos) {
-          std::size_t dot = part.find('.', 1);
-          if (dot != std::string::npos) part.resize(dot);
-        }
-        std::transform(part.begin(), part.end(), part.begin(), [](unsigned char c) { return std::tolower(c); });
-        if (!part.empty()) parts.insert(part);
-        if (slash == std::string::npos) break;
-        start = slash + 1;
-      }
-    }
-    if (parts.size() > 32) {
+    if (parts.size() + folders.size() > 32) {
       s.mark_imports.run();
     } else {
       for (const std::string& part : parts) s.mark_imports_mentioning.bind(1, part).run();
+      for (const std::string& folder : folders)
+        if (!parts.contains(folder)) s.mark_module_imports_mentioning.bind(1, folder).run();
     }
   }
+  if (!rebased_classes_.empty() && store_.has_settled_refs_) mark_member_lookups_through(rebased_classes_);
+  rebased_classes_.clear();
+  if (!reexports_changed_.empty() && store_.has_settled_refs_) {
+    // A file's imports changed: names looked up in it, or in a file that
+    // re-exports all of it, may come from elsewhere now (or no longer come):
+    // through imports of it (`from m import x`), through modules
+    // (`m.x`, `ns.x`), and in those files' own references.
+    for (const std::string& path : reexports_changed_)
+      for (const std::string& file : store_.reexporters_of({path})) {
+        s.mark_imports_into.bind(1, file).run();
+        mark_module_lookups_pending(file);
+        if (file != path) s.mark_file_names.bind(1, file).run();
+      }
+  }
+  reexports_changed_.clear();
   std::sort(changed_names_.begin(), changed_names_.end());
   changed_names_.erase(std::unique(changed_names_.begin(), changed_names_.end()), changed_names_.end());
   for (const std::string& name : changed_names_) {

@@ -19,6 +19,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -27,7 +28,7 @@
 
 namespace comp::graph {
 
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 
 class StoreError : public std::runtime_error {
  public:
@@ -45,6 +46,7 @@ struct FileState {
   std::int64_t mtime_ns = 0;
   std::string sha256;       // hex; empty for a skipped file
   std::string skip_reason;  // "" when indexed
+  std::int64_t indexed_at = 0;  // unix seconds when the content was last read
 };
 
 struct FileRecord {
@@ -180,8 +182,9 @@ class Batch {
   // brings every edge up to date.
   void put_file(const FileRecord& file, const std::vector<NodeRecord>& nodes, std::string_view text,
                 const std::vector<RefRecord>& refs = {});
-  // Same content, new mtime (the hash matched): nothing else changes.
-  void touch_file(const std::string& path, std::int64_t mtime_ns);
+  // Same content, read again at `indexed_at` (the hash matched): the mtime
+  // and read time change, nothing else.
+  void touch_file(const std::string& path, std::int64_t mtime_ns, std::int64_t indexed_at);
   void remove_file(const std::string& path);
   // Every import becomes pending: the set of files or a project file that
   // decides where imports lead (tsconfig.json, go.mod, ...) changed.
@@ -192,6 +195,19 @@ class Batch {
   void mark_file_pending(const std::string& path, Which which);
   // References whose receiver starts with `name` become pending.
   void mark_receiver_pending(const std::string& name);
+  // One reference becomes pending.
+  void mark_ref_pending(std::int64_t ref_id);
+  // References that look names up through the module `path` become
+  // pending: in the files importing it, those whose receiver is the name
+  // the import binds (`layers.Hashing.from_config` after `from keras import
+  // layers`, `ns.parse` after `import * as ns`). What `path` imports or
+  // re-exports changed.
+  void mark_module_lookups_pending(const std::string& path);
+  // The bases of the classes `class_ids` changed: members looked up through
+  // them may be found elsewhere now. The references of their subclasses'
+  // files (`super().m()`), of files with variables typed by one of them,
+  // and those with a subclass as receiver become pending.
+  void mark_member_lookups_through(const std::vector<std::string>& class_ids);
   void set_resolution(std::int64_t ref_id, const Resolution& resolution);
   // Adds (or replaces) a cached compression.
   void put_compressed(const CompressedRecord& record);
@@ -209,9 +225,14 @@ class Batch {
   std::vector<std::string> interface_of(const std::string& path);
   Store& store_;
   bool done_ = false;
-  // Files added, removed, or whose imports/re-exports changed: imports that
-  // mention them are re-resolved at commit.
+  // Files added or removed: the imports that led to them or mention their
+  // stem or folder are re-resolved at commit.
   std::vector<std::string> files_added_or_removed_;
+  // Files whose imports changed: the imports that lead into them (or into a
+  // file re-exporting all of one) are re-resolved at commit.
+  std::vector<std::string> reexports_changed_;
+  // Classes whose bases changed (ids): see mark_member_lookups_through.
+  std::vector<std::string> rebased_classes_;
   std::vector<std::string> changed_names_;  // names defined or bound by changed files
 };
 
@@ -314,6 +335,15 @@ class Store {
   std::vector<RefRecord> refs_from(const std::string& node_id);
   // Resolved references pointing at `node_id` (its dependents).
   std::vector<RefRecord> refs_to(const std::string& node_id);
+  // `files` and the files that re-export all of one of them (`export *
+  // from`, `from x import *`, `pub use x::*`), transitively: where a name
+  // looked up in one of them may come from. Stops growing past 32 files.
+  std::set<std::string> reexporters_of(std::set<std::string> files);
+  // Settled imports (resolved or not) that lead to the file `path`: they
+  // look their names up in it.
+  std::vector<std::int64_t> settled_imports_into(const std::string& path);
+  // False while no reference was ever resolved (a first index).
+  bool has_settled_refs() const { return has_settled_refs_; }
   // Unresolved or ambiguous references that name `name`.
   std::vector<RefRecord> open_refs_named(const std::string& name);
   // For each node of the file, how many distinct nodes depend on it directly

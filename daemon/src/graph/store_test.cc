@@ -224,7 +224,7 @@ TEST_F(StoreTest, TouchUpdatesOnlyMtime) {
   }
   {
     Batch batch(*store);
-    batch.touch_file("a.py", 99);
+    batch.touch_file("a.py", 99, 1);
     batch.commit();
   }
   EXPECT_EQ(store->file_states()["a.py"].mtime_ns, 99);
@@ -369,13 +369,23 @@ TEST_F(StoreTest, AVersion2IndexGainsTheCacheAndKeepsItsFiles) {
     batch.put_file(file_record("a.py", "h1"), {node_record("a.py", "alpha")}, "alpha text");
     batch.commit();
   }
-  // What comP before the cache left: no `compressed` table, user_version 2.
+  // What comP before the cache left: no `compressed` table (nor the later
+  // index of imports by target), user_version 2.
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open((root_ / ".comp" / "graph.db").c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(db, "DROP TABLE compressed; PRAGMA user_version = 2", nullptr, nullptr, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "DROP TABLE compressed; DROP INDEX refs_import_target; PRAGMA user_version = 2", nullptr, nullptr, nullptr), SQLITE_OK);
   sqlite3_close(db);
   auto store = Store::open(root_);
-  EXPECT_EQ(store->schema_version(), 3);
+  EXPECT_EQ(store->schema_version(), kSchemaVersion);
+  {
+    sqlite3_stmt* statement = nullptr;
+    ASSERT_EQ(sqlite3_prepare_v2(store->handle(), "SELECT count(*) FROM sqlite_master WHERE name = 'refs_import_target'",
+                                 -1, &statement, nullptr),
+              SQLITE_OK);
+    ASSERT_EQ(sqlite3_step(statement), SQLITE_ROW);
+    EXPECT_EQ(sqlite3_column_int(statement, 0), 1);
+    sqlite3_finalize(statement);
+  }
   ASSERT_TRUE(store->file("a.py"));
   EXPECT_EQ(store->file("a.py")->sha256, "h1");
   EXPECT_EQ(store->nodes_of_file("a.py").size(), 1u);

@@ -89,6 +89,7 @@ TEST_F(DocumentsTest, SectionsBecomeNodesAndTextIsSearchable) {
 }
 
 TEST_F(DocumentsTest, RerunsReadNothingAndEditsAreSeen) {
+  tree_.backdate();
   index();
   IndexSummary again = index();
   EXPECT_EQ(again.files_parsed, 0u);

@@ -130,6 +130,17 @@ class OutcomeQueue {
   bool producers_done_ = false;
 };
 
+// A file written within the same clock tick as the read that recorded it
+// ("racily clean", as git says) may change again without its size or mtime
+// changing: its content is hashed again on the next run that sees it, which
+// records a later read time. Read times are whole seconds, and file systems'
+// mtime ticks run from nanoseconds (ext4: the kernel's coarse clock) to two
+// seconds (FAT): two seconds of margin cover both.
+bool racily_clean(const graph::FileState& state) {
+  constexpr std::int64_t kMarginSeconds = 2;
+  return state.mtime_ns != 0 && state.mtime_ns / 1000000000 >= state.indexed_at - kMarginSeconds;
+}
+
 struct WorkItem {
   const walk::WalkEntry* entry;
   const graph::FileState* previous;  // null for a new file
@@ -412,7 +423,7 @@ IndexSummary run_index(const IndexOptions& options) {
     auto found = previous.find(entry.rel_path);
     graph::FileState* state = found == previous.end() ? nullptr : &found->second;
     known += state != nullptr;
-    if (state && state->size == entry.size && state->mtime_ns == entry.mtime_ns) {
+    if (state && state->size == entry.size && state->mtime_ns == entry.mtime_ns && !racily_clean(*state)) {
       ++summary.files_unchanged;
       continue;
     }
@@ -505,7 +516,7 @@ IndexSummary run_index(const IndexOptions& options) {
         graph::Batch& open = current_batch();
         if (in_batch == 0) batch_started = Clock::now();
         if (outcome->action == Outcome::Action::kTouch) {
-          open.touch_file(outcome->file.path, outcome->file.mtime_ns);
+          open.touch_file(outcome->file.path, outcome->file.mtime_ns, outcome->file.indexed_at);
           ++summary.files_touched;
         } else {
           open.put_file(outcome->file, outcome->nodes, outcome->text, outcome->refs);

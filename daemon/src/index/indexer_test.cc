@@ -1,5 +1,6 @@
 #include "index/indexer.h"
 
+#include <ctime>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -41,6 +42,7 @@ TEST(Indexer, IndexesSymbolsOfEveryFile) {
 TEST(Indexer, UnchangedTreeIsNotRead) {
   TempTree tree("idx-unchanged");
   for (int i = 0; i < 20; ++i) tree.write("m" + std::to_string(i) + ".py", testing::generated_source(".py", i, 3));
+  tree.backdate();
   index_tree(tree);
   IndexSummary again = index_tree(tree);
   EXPECT_EQ(again.files_unchanged, 20u);
@@ -61,6 +63,22 @@ TEST(Indexer, SameContentNewMtimeIsOnlyTouched) {
   EXPECT_EQ(store->file_states()["a.py"].mtime_ns, 2000000LL * 1000000000LL);
   IndexSummary third = index_tree(tree);
   EXPECT_EQ(third.files_unchanged, 1u);
+}
+
+TEST(Indexer, AnEditWithinTheTickOfTheLastReadIsSeen) {
+  // Rewritten in the same second as the read that indexed it, with the same
+  // size and mtime (a coarse clock, or a rename over it): read again.
+  TempTree tree("idx-racy");
+  long now = static_cast<long>(std::time(nullptr));
+  tree.write("a.py", "def first(): pass\n");
+  tree.set_mtime("a.py", now);
+  index_tree(tree);
+  tree.write("a.py", "def other(): pass\n");
+  tree.set_mtime("a.py", now);
+  index_tree(tree);
+  auto store = graph::Store::open(tree.root());
+  EXPECT_FALSE(store->symbols({"other", "", "", 0}).empty());
+  EXPECT_TRUE(store->symbols({"first", "", "", 0}).empty());
 }
 
 TEST(Indexer, ChangedDeletedAndRenamedFiles) {
@@ -95,6 +113,7 @@ TEST(Indexer, ATargetedRunIndexesOnlyItsPaths) {
   tree.write("dir/c.py", "def c(): pass\n");
   tree.write("dir/d.py", "def d(): pass\n");
   tree.write("gone/e.py", "def e(): pass\n");
+  tree.backdate();
   index_tree(tree);
   tree.write("a.py", "def a_new(): pass\n\n");
   tree.write("b.py", "def b_new(): pass\n\n");  // changed, not reported

@@ -1,6 +1,7 @@
 #include "index/test_tree.h"
 
 #include <sqlite3.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <utime.h>
 
@@ -51,6 +52,18 @@ void TempTree::set_mtime(const std::string& rel_path, long seconds) {
     seconds, seconds
   };
   ::utime((root_ / rel_path).c_str(), &times);
+}
+
+void TempTree::backdate(long seconds) {
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root_)) {
+    if (!entry.is_regular_file() || entry.path().string().find("/.comp/") != std::string::npos) continue;
+    struct stat st {};
+    if (::stat(entry.path().c_str(), &st) != 0) continue;
+    struct utimbuf times {
+      st.st_mtime - seconds, st.st_mtime - seconds
+    };
+    ::utime(entry.path().c_str(), &times);
+  }
 }
 
 std::vector<std::string> snapshot(graph::Store& store) {

@@ -23,6 +23,10 @@ class TempTree {
   void rename(const std::string& from, const std::string& to);
   // Sets a file's mtime to `seconds` since the epoch (to force or avoid re-reads).
   void set_mtime(const std::string& rel_path, long seconds);
+  // Moves every file's mtime `seconds` back, as if written that long ago:
+  // an index run reads again a file written within seconds of its last read
+  // (racily clean), so tests of what a run skips age the tree first.
+  void backdate(long seconds = 3600);
 
  private:
   std::filesystem::path root_;

@@ -63,6 +63,7 @@ TEST(WriterLock, RunIndexWaitsForTheWriterThenFindsItsWorkDone) {
     run_index(options);
   }
   tree.write("b.py", "def b():\n    pass\n");
+  tree.backdate();  // a.py and b.py, as old files: not read again once indexed
   WriterLock other(tree.root());
   ASSERT_TRUE(other.try_lock());
   // The holder indexes b.py itself while the second run waits.

@@ -1069,6 +1069,9 @@ ResolveSummary resolve_pending(graph::Store& store, const fs::path& root, std::s
   // that memory stays bounded whatever the number of references.
   constexpr std::size_t kChunk = 40000;
   std::optional<Workspace> workspace_storage;
+  // Imports resolved by this call, once the index had settled references.
+  bool settled_before = store.has_settled_refs();
+  std::unordered_set<std::int64_t> resolved_here;
   for (int round = 0; round < 8; ++round) {
     if (!store.has_pending_refs()) break;
     if (!workspace_storage) {
@@ -1103,9 +1106,27 @@ ResolveSummary resolve_pending(graph::Store& store, const fs::path& root, std::s
         Resolution resolution = resolver.resolve(ref);
         if (changed(ref, resolution)) moved.insert(ref.file_path);
         batch.set_resolution(ref.id, resolution);
+        if (settled_before) resolved_here.insert(ref.id);
         count(summary, resolution.status);
       }
       for (const std::string& file : moved) batch.mark_file_pending(file, graph::Batch::kAllButImports);
+      // A name imported from a file may come through that file's own imports
+      // (re-exports, `export *` chains): the imports that lead into a moved
+      // file, or into one re-exporting all of it, are pending again unless
+      // this pass resolved them (its answers are final: the index's content
+      // does not change during the pass); so are the other references of the
+      // files re-exporting all of it (their names may come through it) and
+      // the lookups through them as modules (`m.name`). A first index has
+      // none to mark.
+      if (settled_before && !moved.empty()) {
+        for (const std::string& moved_file : moved)
+          for (const std::string& file : store.reexporters_of({moved_file})) {
+            if (file != moved_file) batch.mark_file_pending(file, graph::Batch::kAllButImports);
+            batch.mark_module_lookups_pending(file);
+            for (std::int64_t id : store.settled_imports_into(file))
+              if (!resolved_here.contains(id)) batch.mark_ref_pending(id);
+          }
+      }
       batch.commit();
     }
     Resolver base_resolver(store, workspace, false);
@@ -1113,6 +1134,7 @@ ResolveSummary resolve_pending(graph::Store& store, const fs::path& root, std::s
       std::vector<RefRecord> bases = store.pending_refs(graph::Store::RefGroup::kBases, kChunk);
       if (bases.empty()) break;
       std::set<std::string> rebased_files, rebased_classes;
+      std::vector<std::string> rebased_ids;
       Resolver& resolver = base_resolver;
       graph::Batch batch(store);
       for (const RefRecord& ref : bases) {
@@ -1120,6 +1142,7 @@ ResolveSummary resolve_pending(graph::Store& store, const fs::path& root, std::s
         if (changed(ref, resolution)) {
           rebased_files.insert(ref.file_path);
           if (std::optional<graph::NodeRecord> owner = store.node(ref.from_node)) rebased_classes.insert(owner->name);
+          if (ref.kind == "inherit" || ref.kind == "implement") rebased_ids.push_back(ref.from_node);
         }
         batch.set_resolution(ref.id, resolution);
         count(summary, resolution.status);
@@ -1128,6 +1151,7 @@ ResolveSummary resolve_pending(graph::Store& store, const fs::path& root, std::s
       // as `Class.member` elsewhere.
       for (const std::string& file : rebased_files) batch.mark_file_pending(file, graph::Batch::kAllButImportsAndBases);
       for (const std::string& name : rebased_classes) batch.mark_receiver_pending(name);
+      if (settled_before && !rebased_ids.empty()) batch.mark_member_lookups_through(rebased_ids);
       batch.commit();
     }
     Resolver use_resolver(store, workspace, true);

@@ -258,6 +258,71 @@ TEST(Resolver, ImportsFollowAChangeAtTheEndOfAReExportChain) {
   EXPECT_EQ(edges(tree.root())["app.ts:2 gamma"], "new_tools.ts::gamma");
 }
 
+TEST(Resolver, ImportsThroughAReExportOfANewFileFollowIt) {
+  // A missing link of a re-export chain appears: the chain's `export *` now
+  // resolves, and so must the imports that look names up through it, though
+  // they name neither the new file nor anything it defines.
+  TempTree tree("resolve-star-new");
+  tree.write("app.ts", "import { parseConfig } from './api';\nexport function main() { parseConfig(); }\n");
+  tree.write("api.ts", "export * from './impl';\n");
+  tree.write("tools.ts", "export function parseConfig() {}\n");
+  index_tree(tree);
+  EXPECT_EQ(edges(tree.root())["app.ts:2 parseConfig"], "unresolved");
+  tree.write("impl.ts", "export * from './tools';\n");
+  index_tree(tree);
+  EXPECT_EQ(edges(tree.root(), "import")["app.ts:1 ./api.parseConfig"], "tools.ts::parseConfig");
+  EXPECT_EQ(edges(tree.root())["app.ts:2 parseConfig"], "tools.ts::parseConfig");
+}
+
+TEST(Resolver, ModuleMembersFollowTheModulesImports) {
+  // `api.parse` finds parse through api's own imports: when api imports it
+  // (or re-exports all) from elsewhere, the call follows, though its file
+  // and its import of api did not change.
+  TempTree tree("resolve-module-members");
+  tree.write("pkg/__init__.py", "");
+  tree.write("pkg/old.py", "def parse(): pass\n");
+  tree.write("pkg/new.py", "def parse(): pass\n");
+  tree.write("pkg/api.py", "from .old import parse\n");
+  tree.write("pkg/app.py", "from . import api\ndef main():\n    api.parse()\n");
+  tree.write("ts/old.ts", "export function parseConfig() {}\n");
+  tree.write("ts/new.ts", "export function parseConfig() {}\n");
+  tree.write("ts/api.ts", "export * from './old';\n");
+  tree.write("ts/app.ts", "import * as api from './api';\nexport function main() { api.parseConfig(); }\n");
+  index_tree(tree);
+  EXPECT_EQ(edges(tree.root())["pkg/app.py:3 api.parse"], "pkg/old.py::parse");
+  EXPECT_EQ(edges(tree.root())["ts/app.ts:2 api.parseConfig"], "ts/old.ts::parseConfig");
+  tree.write("pkg/api.py", "from .new import parse\n");
+  tree.write("ts/api.ts", "export * from './new';\n");
+  index_tree(tree);
+  EXPECT_EQ(edges(tree.root())["pkg/app.py:3 api.parse"], "pkg/new.py::parse");
+  EXPECT_EQ(edges(tree.root())["ts/app.ts:2 api.parseConfig"], "ts/new.ts::parseConfig");
+}
+
+TEST(Resolver, MembersFollowAClassWhoseBaseChanged) {
+  // Members found through Mid's base, from a subclass (`super()`) and a
+  // variable typed Mid, in a file that does not change: when Mid's base
+  // comes from elsewhere (its import changed) or is gone, they follow.
+  TempTree tree("resolve-rebase");
+  tree.write("pkg/__init__.py", "");
+  tree.write("pkg/base.py", "class Base:\n    def start(self): pass\n");
+  tree.write("pkg/other.py", "class Other:\n    def start(self): pass\n");
+  tree.write("pkg/mid.py", "from .base import Base\nclass Mid(Base):\n    pass\n");
+  tree.write("pkg/leaf.py",
+             "from .mid import Mid\nclass Leaf(Mid):\n    def go(self):\n        super().start()\n"
+             "def use(m: Mid):\n    m.start()\n");
+  index_tree(tree);
+  EXPECT_EQ(edges(tree.root())["pkg/leaf.py:4 super.start"], "pkg/base.py::Base.start");
+  EXPECT_EQ(edges(tree.root())["pkg/leaf.py:6 m.start"], "pkg/base.py::Base.start");
+  tree.write("pkg/mid.py", "from .other import Other as Base\nclass Mid(Base):\n    pass\n");
+  index_tree(tree);
+  EXPECT_EQ(edges(tree.root())["pkg/leaf.py:4 super.start"], "pkg/other.py::Other.start");
+  EXPECT_EQ(edges(tree.root())["pkg/leaf.py:6 m.start"], "pkg/other.py::Other.start");
+  tree.write("pkg/mid.py", "from .other import Other as Base\nclass Mid:\n    pass\n");
+  index_tree(tree);
+  EXPECT_EQ(edges(tree.root())["pkg/leaf.py:4 super.start"], "unresolved");
+  EXPECT_EQ(edges(tree.root())["pkg/leaf.py:6 m.start"], "unresolved");
+}
+
 TEST(Resolver, InMemoryAndOnDemandLookupsAgree) {
   TempTree tree("resolve-bulk");
   tree.write("pkg/__init__.py", "from .core import Engine\n");
