@@ -135,10 +135,13 @@ class OutcomeQueue {
 // changing: its content is hashed again on the next run that sees it, which
 // records a later read time. Read times are whole seconds, and file systems'
 // mtime ticks run from nanoseconds (ext4: the kernel's coarse clock) to two
-// seconds (FAT): two seconds of margin cover both.
+// seconds (FAT): two seconds of margin cover both. An mtime beyond that in
+// the future (an archive from a skewed clock) is not racy: a new write would
+// stamp the present.
 bool racily_clean(const graph::FileState& state) {
   constexpr std::int64_t kMarginSeconds = 2;
-  return state.mtime_ns != 0 && state.mtime_ns / 1000000000 >= state.indexed_at - kMarginSeconds;
+  std::int64_t mtime = state.mtime_ns / 1000000000;
+  return state.mtime_ns != 0 && mtime >= state.indexed_at - kMarginSeconds && mtime <= state.indexed_at + kMarginSeconds;
 }
 
 struct WorkItem {

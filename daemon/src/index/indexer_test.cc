@@ -81,6 +81,18 @@ TEST(Indexer, AnEditWithinTheTickOfTheLastReadIsSeen) {
   EXPECT_TRUE(store->symbols({"first", "", "", 0}).empty());
 }
 
+TEST(Indexer, AFileStampedInTheFutureIsNotReadAgain) {
+  // An mtime far ahead of the clock (an archive from a skewed machine) is
+  // not racy: re-runs do not read it again and again.
+  TempTree tree("idx-future");
+  tree.write("a.py", "def a(): pass\n");
+  tree.set_mtime("a.py", static_cast<long>(std::time(nullptr)) + 86400);
+  index_tree(tree);
+  IndexSummary again = index_tree(tree);
+  EXPECT_EQ(again.files_unchanged, 1u);
+  EXPECT_EQ(again.files_touched, 0u);
+}
+
 TEST(Indexer, ChangedDeletedAndRenamedFiles) {
   TempTree tree("idx-change");
   tree.write("a.py", "def old_name(): pass\n");
