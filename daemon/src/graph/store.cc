@@ -396,10 +396,13 @@ struct Store::Statements {
         mark_name(db, "UPDATE refs SET status = 0 WHERE name = ?1 AND status != 0"),
         mark_head(db, "UPDATE refs SET status = 0 WHERE head = ?1 AND head != '' AND status != 0"),
         mark_imports(db, "UPDATE refs SET status = 0 WHERE kind = 'import' AND status != 0"),
-        mark_imports_mentioning(db, "UPDATE refs SET status = 0 WHERE kind = 'import' AND status != 0 AND "
-                                    "(instr(lower(name), ?1) > 0 OR instr(lower(qualifier), ?1) > 0)"),
-        mark_module_imports_mentioning(db, "UPDATE refs SET status = 0 WHERE kind = 'import' AND status != 0 AND "
-                                           "name IN ('', '*') AND instr(lower(qualifier), ?1) > 0"),
+        // Imports mentioning ?1 or ?2 (name or specifier), or whole-module and
+        // wildcard imports whose specifier mentions ?3; an empty one matches none.
+        mark_imports_mentioning(db,
+                                "UPDATE refs SET status = 0 WHERE kind = 'import' AND status != 0 AND ("
+                                "(?1 != '' AND (instr(lower(name), ?1) > 0 OR instr(lower(qualifier), ?1) > 0)) OR "
+                                "(?2 != '' AND (instr(lower(name), ?2) > 0 OR instr(lower(qualifier), ?2) > 0)) OR "
+                                "(?3 != '' AND name IN ('', '*') AND instr(lower(qualifier), ?3) > 0))"),
         // The refs_by_name index finds the few `*` imports.
         star_importers(db, "SELECT DISTINCT file_path FROM refs WHERE name = '*' AND kind = 'import' AND "
                            "target_path = ?1"),
@@ -466,7 +469,7 @@ struct Store::Statements {
   Statement delete_symbol_text, delete_nodes, delete_refs, file_rowid, delete_file_text, delete_file;
   Statement upsert_file, insert_node, insert_symbol_text, insert_file_text, touch_file;
   Statement file_states, all_files, one_file, nodes_of_file, symbols, one_node, nodes_named;
-  Statement insert_ref, old_resolutions, old_names, interface_of, mark_name, mark_head, mark_imports, mark_imports_mentioning, mark_module_imports_mentioning, star_importers, imports_into, mark_imports_into, mark_ref, module_importers, mark_receiver_in_file, class_users, mark_file, mark_file_names, mark_file_uses, set_resolution;
+  Statement insert_ref, old_resolutions, old_names, interface_of, mark_name, mark_head, mark_imports, mark_imports_mentioning, star_importers, imports_into, mark_imports_into, mark_ref, module_importers, mark_receiver_in_file, class_users, mark_file, mark_file_names, mark_file_uses, set_resolution;
   Statement pending_imports, pending_bases, pending_uses, bindings_of_file, any_pending, imports_of_file, refs_of_file, all_refs, refs_from, refs_to, open_refs_named, dependents_count;
   Statement find_compressed, put_compressed, prune_compressed, prune_compressed_content;
 };
@@ -1326,36 +1329,34 @@ void Batch::commit() {
     // its folder's name: any import for an index file (`index.ts`,
     // `__init__.py`, `mod.rs`), whole-module and wildcard imports for
     // others (a Go or Java package, `import a.b`).
-    // Matching is a case-insensitive substring test, a superset; many files
-    // at once (a checkout) mark every import. The imports that led to a
+    // Matching is a case-insensitive substring test, a superset; over 16
+    // files at once (a checkout) mark every import. The imports that led to a
     // removed file are also found by their target. What the files that
     // re-export all of one export follows when the resolver settles their
     // `export *` again (it then marks what looks names up through them).
-    std::set<std::string> parts, folders;
+    // One scan of the references per file (about 70 ms on trino's 550,000).
+    auto lower = [](std::string text) {
+      std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+      return text;
+    };
+    bool many = files_added_or_removed_.size() > 16;
+    if (many) s.mark_imports.run();
     for (const std::string& path : files_added_or_removed_) {
       s.mark_imports_into.bind(1, path).run();
+      if (many) continue;
       std::size_t slash = path.rfind('/');
       std::string stem = path.substr(slash == std::string::npos ? 0 : slash + 1);
       std::size_t dot = stem.find('.', 1);
       if (dot != std::string::npos) stem.resize(dot);
       std::string folder = slash == std::string::npos ? std::string() : path.substr(0, slash);
       folder.erase(0, folder.rfind('/') + 1);  // npos + 1 == 0: a top-level folder stays whole
-      auto lower = [](std::string text) {
-        std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-        return text;
-      };
       stem = lower(stem);
       folder = lower(folder);
       bool index_file = stem == "index" || stem == "__init__" || stem == "mod";
-      if (!stem.empty()) parts.insert(stem);
-      if (!folder.empty()) (index_file ? parts : folders).insert(folder);
-    }
-    if (parts.size() + folders.size() > 32) {
-      s.mark_imports.run();
-    } else {
-      for (const std::string& part : parts) s.mark_imports_mentioning.bind(1, part).run();
-      for (const std::string& folder : folders)
-        if (!parts.contains(folder)) s.mark_module_imports_mentioning.bind(1, folder).run();
+      s.mark_imports_mentioning.bind(1, stem)
+          .bind(2, index_file ? folder : std::string())
+          .bind(3, index_file ? std::string() : folder)
+          .run();
     }
   }
   if (!rebased_classes_.empty() && store_.has_settled_refs_) mark_member_lookups_through(rebased_classes_);
