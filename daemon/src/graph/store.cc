@@ -412,6 +412,8 @@ struct Store::Statements {
         module_importers(db, "SELECT DISTINCT file_path, name, qualifier, alias FROM refs WHERE kind = 'import' AND "
                              "target_path = ?1"),
         mark_receiver_in_file(db, "UPDATE refs SET status = 0 WHERE file_path = ?1 AND head = ?2 AND status != 0"),
+        mark_chain_in_file(db, "UPDATE refs SET status = 0 WHERE file_path = ?1 AND head = ?2 AND (qualifier = ?3 OR "
+                               "substr(qualifier, 1, length(?3) + 1) = ?3 || '.') AND status != 0"),
         // Subclasses and variables typed by a class (refs_by_target).
         class_users(db,
                     "SELECT r.from_node, r.file_path, r.kind IN ('inherit', 'implement'), coalesce(n.name, '') "
@@ -469,7 +471,7 @@ struct Store::Statements {
   Statement delete_symbol_text, delete_nodes, delete_refs, file_rowid, delete_file_text, delete_file;
   Statement upsert_file, insert_node, insert_symbol_text, insert_file_text, touch_file;
   Statement file_states, all_files, one_file, nodes_of_file, symbols, one_node, nodes_named;
-  Statement insert_ref, old_resolutions, old_names, interface_of, mark_name, mark_head, mark_imports, mark_imports_mentioning, star_importers, imports_into, mark_imports_into, mark_ref, module_importers, mark_receiver_in_file, class_users, mark_file, mark_file_names, mark_file_uses, set_resolution;
+  Statement insert_ref, old_resolutions, old_names, interface_of, mark_name, mark_head, mark_imports, mark_imports_mentioning, star_importers, imports_into, mark_imports_into, mark_ref, module_importers, mark_receiver_in_file, mark_chain_in_file, class_users, mark_file, mark_file_names, mark_file_uses, set_resolution;
   Statement pending_imports, pending_bases, pending_uses, bindings_of_file, any_pending, imports_of_file, refs_of_file, all_refs, refs_from, refs_to, open_refs_named, dependents_count;
   Statement find_compressed, put_compressed, prune_compressed, prune_compressed_content;
 };
@@ -1187,14 +1189,15 @@ void Batch::mark_ref_pending(std::int64_t ref_id) { store_.statements_->mark_ref
 
 void Batch::mark_module_lookups_pending(const std::string& path) {
   auto& s = *store_.statements_;
-  // The receiver an import binds: its alias, the name it imports, or for a
-  // whole module its first segment (Python's `import a.b` binds a) or last
-  // (Go, Java, Rust: `import "x/y/pkg"` binds pkg); both, when unsure.
-  std::set<std::pair<std::string, std::string>> receivers;
-  {
+  // The receivers the imports of a file bind: an import's alias, the name
+  // it imports, or for a whole module its first segment (Python's `import
+  // a.b` binds a) or last (Go, Java, Rust: `import "x/y/pkg"` binds pkg);
+  // both, when unsure.
+  auto receivers_of = [&](const std::string& module) {
+    std::set<std::pair<std::string, std::string>> receivers;
     Statement& importers = s.module_importers;
     ResetOnExit reset{importers};
-    importers.bind(1, path);
+    importers.bind(1, module);
     while (importers.step()) {
       std::string file = importers.text(0), name = importers.text(1), qualifier = importers.text(2),
                   alias = importers.text(3);
@@ -1208,9 +1211,30 @@ void Batch::mark_module_lookups_pending(const std::string& path) {
         receivers.emplace(file, last == std::string::npos ? qualifier : qualifier.substr(last + 1));
       }
     }
-  }
-  for (const auto& [file, receiver] : receivers)
+    return receivers;
+  };
+  for (const auto& [file, receiver] : receivers_of(path))
     if (!receiver.empty()) s.mark_receiver_in_file.bind(1, file).bind(2, receiver).run();
+  // Python reaches a subpackage through the packages above it
+  // (`pkg.sub.x` after `import pkg`, `sub.core.x` after `from pkg import
+  // sub`): in the files importing one of them, the lookups that go down
+  // the chain to this module.
+  std::string module;
+  if (path.ends_with("/__init__.py") || path.ends_with("/__init__.pyi"))
+    module = path.substr(0, path.rfind('/'));
+  else if (path.ends_with(".py") || path.ends_with(".pyi"))
+    module = path.substr(0, path.rfind('.'));
+  else
+    return;
+  std::string rest;  // the chain from the package above down to the module
+  for (std::size_t slash = module.rfind('/'); slash != std::string::npos && slash > 0; slash = module.rfind('/')) {
+    std::string segment = module.substr(slash + 1);
+    rest = rest.empty() ? segment : segment + "." + rest;
+    module.resize(slash);
+    const std::string above = module + "/__init__.py";
+    for (const auto& [file, receiver] : receivers_of(above))
+      if (!receiver.empty()) s.mark_chain_in_file.bind(1, file).bind(2, receiver).bind(3, receiver + "." + rest).run();
+  }
 }
 
 void Batch::mark_member_lookups_through(const std::vector<std::string>& class_ids) {

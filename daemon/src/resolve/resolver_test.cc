@@ -298,6 +298,31 @@ TEST(Resolver, ModuleMembersFollowTheModulesImports) {
   EXPECT_EQ(edges(tree.root())["ts/app.ts:2 api.parseConfig"], "ts/new.ts::parseConfig");
 }
 
+TEST(Resolver, LookupsThroughASubpackageFollowItsImports) {
+  // `pkg.sub.parse` after `import pkg`, and `sub.core.parse` after `from
+  // pkg import sub`, find parse through the subpackage's own imports: when
+  // only they change, the lookups follow, though neither the importing
+  // file nor the package its import names changed.
+  TempTree tree("resolve-subpackage-chain");
+  tree.write("pkg/__init__.py", "");
+  tree.write("pkg/sub/__init__.py", "from .old import parse\n");
+  tree.write("pkg/sub/old.py", "def parse(): pass\n");
+  tree.write("pkg/sub/new.py", "def parse(): pass\n");
+  tree.write("pkg/sub/core/__init__.py", "from ..old import parse\n");
+  tree.write("app.py", "import pkg\nfrom pkg import sub\ndef main():\n    pkg.sub.parse()\n    sub.core.parse()\n");
+  index_tree(tree);
+  EXPECT_EQ(edges(tree.root())["app.py:4 pkg.sub.parse"], "pkg/sub/old.py::parse");
+  EXPECT_EQ(edges(tree.root())["app.py:5 sub.core.parse"], "pkg/sub/old.py::parse");
+  tree.write("pkg/sub/core/__init__.py", "from ..new import parse\n");
+  index_tree(tree);
+  EXPECT_EQ(edges(tree.root())["app.py:4 pkg.sub.parse"], "pkg/sub/old.py::parse");
+  EXPECT_EQ(edges(tree.root())["app.py:5 sub.core.parse"], "pkg/sub/new.py::parse");
+  tree.write("pkg/sub/__init__.py", "from .new import parse\n");
+  index_tree(tree);
+  EXPECT_EQ(edges(tree.root())["app.py:4 pkg.sub.parse"], "pkg/sub/new.py::parse");
+  EXPECT_EQ(edges(tree.root())["app.py:5 sub.core.parse"], "pkg/sub/new.py::parse");
+}
+
 TEST(Resolver, MembersFollowAClassWhoseBaseChanged) {
   // Members found through Mid's base, from a subclass (`super()`) and a
   // variable typed Mid, in a file that does not change: when Mid's base
