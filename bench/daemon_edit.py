@@ -12,11 +12,16 @@ With --import-edits, the first write of each edit also adds an import line the
 file lacks (taken from a file of the same folder, above its first import) and
 the second removes it: the file's imports change each time, so each run
 re-resolves what may depend on them.
+With --new-files, each edit instead adds a file beside it (the function, under
+the file's own package line for Java and Go): "visible" is until search_code
+lists it in the new file, "answered" is get_context sent 50 ms after the new
+file is deleted again (both re-resolve the imports that may name the file).
 The file is restored after each edit. Each binary works on its own copy of the
 tree, indexed by itself (their index schemas may differ). Prints p50 / p90 per
 binary and the ratios first / second (higher: the second is faster).
 
-usage: bench/daemon_edit.py --comp OLD --comp NEW [--edits 10] [--rounds 2] [--import-edits] TREE [TREE...]
+usage: bench/daemon_edit.py --comp OLD --comp NEW [--edits 10] [--rounds 2] [--import-edits | --new-files]
+                           TREE [TREE...]
 """
 import argparse
 import os
@@ -88,7 +93,18 @@ def edited(text, addition, extra_import):
     return text + addition
 
 
-def measure(comp, tree, ext, target, edits, tag, extra_import=None):
+PACKAGE_LINE = re.compile(r"^package [\w.]+;?\s*$")
+
+
+def new_file_text(original, ext, name):
+    """A new file's text: the function, under `original`'s package line (Java, Go)."""
+    package = next((line for line in original.splitlines(keepends=True) if PACKAGE_LINE.match(line)), "")
+    if package and not package.endswith("\n"):
+        package += "\n"
+    return package + function_text(ext, name)
+
+
+def measure(comp, tree, ext, target, edits, tag, extra_import=None, new_files=False):
     log = tempfile.NamedTemporaryFile(prefix="comp-edit-", suffix=".log", delete=False)
     server = Server([comp, "mcp", "--root", tree, "--log-level", "info"], tree, stderr=log)
     server.initialize()
@@ -98,24 +114,34 @@ def measure(comp, tree, ext, target, edits, tag, extra_import=None):
         original = f.read()
     rel_target = os.path.relpath(target, tree)
     visible, answered = [], []
+    new_path = None
     try:
         for i in range(edits):
             name = f"zz_edit_{tag}_{i}_{os.getpid()}"
-            first = edited(original, function_text(ext, name), extra_import)
+            new_path = os.path.join(os.path.dirname(target), f"Zz{name.title().replace('_', '')}{ext}")
             written = time.perf_counter()
-            with open(target, "w") as out:
-                out.write(first)
+            if new_files:
+                with open(new_path, "w") as out:
+                    out.write(new_file_text(original, ext, name))
+                rel_new = os.path.relpath(new_path, tree)
+            else:
+                with open(target, "w") as out:
+                    out.write(edited(original, function_text(ext, name), extra_import))
+                rel_new = rel_target
             while time.perf_counter() - written < 10:
                 answer, _ = server.call("search_code", {"query": name})
                 symbols = answer.get("result", {}).get("structuredContent", {}).get("symbols", [])
-                if any(s.get("name") == name and s.get("file") == rel_target for s in symbols):
+                if any(s.get("name") == name and s.get("file") == rel_new for s in symbols):
                     visible.append((time.perf_counter() - written) * 1000)
                     break
                 time.sleep(0.01)
             time.sleep(0.3)
-            with open(target, "w") as out:
-                # With --import-edits the added import goes again: the imports change twice.
-                out.write(edited(original, function_text(ext, name) + function_text(ext, name + "_again"), None))
+            if new_files:
+                os.unlink(new_path)
+            else:
+                with open(target, "w") as out:
+                    # With --import-edits the added import goes again: the imports change twice.
+                    out.write(edited(original, function_text(ext, name) + function_text(ext, name + "_again"), None))
             time.sleep(0.05)
             _, elapsed = server.call("get_context", {"task": f"{name}_again returns the wrong value",
                                                      "max_tokens": 8000})
@@ -126,6 +152,8 @@ def measure(comp, tree, ext, target, edits, tag, extra_import=None):
     finally:
         with open(target, "w") as out:
             out.write(original)
+        if new_path and os.path.exists(new_path):
+            os.unlink(new_path)
         server.close()
         log.close()
     runs = []
@@ -150,6 +178,7 @@ def main():
     parser.add_argument("--edits", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--import-edits", action="store_true", help="each write also changes the file's imports")
+    parser.add_argument("--new-files", action="store_true", help="each edit adds a file beside the target, then deletes it")
     parser.add_argument("trees", nargs="+")
     args = parser.parse_args()
     binaries = [os.path.abspath(b) for b in args.comp]
@@ -178,7 +207,7 @@ def main():
             for r in range(args.rounds):
                 for b in binaries:
                     v, a, run = measure(b, trees[b], ext, os.path.join(trees[b], target), args.edits, f"{r}",
-                                        extra_import)
+                                        extra_import, args.new_files)
                     results[b][0].extend(v)
                     results[b][1].extend(a)
                     results[b][2].extend(run)

@@ -119,9 +119,11 @@ CREATE TABLE compressed (
 );
 )sql",
     // 3 -> 4: imports by the file they lead to: when a file's own imports
-    // change, the resolver finds the imports that look names up through it.
+    // change, the resolver finds the imports that look names up through it;
+    // with their names and specifiers, so that a file added or removed finds
+    // the imports that may name it without reading the table.
     R"sql(
-CREATE INDEX refs_import_target ON refs(target_path) WHERE kind = 'import';
+CREATE INDEX refs_import_target ON refs(target_path, name, qualifier) WHERE kind = 'import';
 )sql",
 };
 constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);
@@ -286,6 +288,35 @@ FileRecord read_file(Statement& statement) {
   return file;
 }
 
+// SQL has_part(text, part, last): whether `part` (in lower case) is one of
+// text's parts between dots, slashes, backslashes and colons, in any case
+// (`io.prestosql.sql.Foo` has `sql`, not `presto`); with last = 1, whether
+// it is the last part. Import specifiers spell modules so in every language.
+void has_part(sqlite3_context* context, int, sqlite3_value** argv) {
+  const unsigned char* text = sqlite3_value_text(argv[0]);
+  const std::size_t text_size = static_cast<std::size_t>(sqlite3_value_bytes(argv[0]));
+  const unsigned char* part = sqlite3_value_text(argv[1]);
+  const std::size_t part_size = static_cast<std::size_t>(sqlite3_value_bytes(argv[1]));
+  const bool last = sqlite3_value_int(argv[2]) != 0;
+  bool found = false;
+  if (text && part && part_size > 0) {
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= text_size; ++i) {
+      if (i < text_size && text[i] != '.' && text[i] != '/' && text[i] != '\\' && text[i] != ':') continue;
+      bool same = i - start == part_size;
+      for (std::size_t j = 0; same && j < part_size; ++j)
+        same = std::tolower(text[start + j]) == part[j];
+      if (!last && same) {
+        found = true;
+        break;
+      }
+      found = same;  // the last part's answer stands
+      start = i + 1;
+    }
+  }
+  sqlite3_result_int(context, found ? 1 : 0);
+}
+
 sqlite3* open_connection(const fs::path& path, int flags) {
   sqlite3* db = nullptr;
   int rc = sqlite3_open_v2(path.c_str(), &db, flags | SQLITE_OPEN_NOMUTEX, nullptr);
@@ -298,6 +329,13 @@ sqlite3* open_connection(const fs::path& path, int flags) {
   sqlite3_busy_timeout(db, 10000);
   std::string error;
   if (!register_identifier_tokenizer(db, &error) || !register_bm25(db, &error)) {
+    sqlite3_close(db);
+    throw StoreError(StoreError::Kind::kOther, error);
+  }
+  if (int rc = sqlite3_create_function_v2(db, "has_part", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
+                                          nullptr, has_part, nullptr, nullptr, nullptr);
+      rc != SQLITE_OK) {
+    error = sqlite3_errmsg(db);
     sqlite3_close(db);
     throw StoreError(StoreError::Kind::kOther, error);
   }
@@ -396,13 +434,18 @@ struct Store::Statements {
         mark_name(db, "UPDATE refs SET status = 0 WHERE name = ?1 AND status != 0"),
         mark_head(db, "UPDATE refs SET status = 0 WHERE head = ?1 AND head != '' AND status != 0"),
         mark_imports(db, "UPDATE refs SET status = 0 WHERE kind = 'import' AND status != 0"),
-        // Imports mentioning ?1 or ?2 (name or specifier), or whole-module and
-        // wildcard imports whose specifier mentions ?3; an empty one matches none.
+        // Imports with ?1 or ?2 as a whole part of their name or specifier
+        // (has_part), or with ?2 those of a folder by dots alone (`.`, `..`,
+        // `../..`: a new index file), or whole-module and wildcard imports
+        // whose specifier ends in ?3; an empty one matches none. (A substring matched `sql`
+        // in every `io.prestosql.` import on trino.) The import index holds
+        // both columns: only the rows that match are read.
         mark_imports_mentioning(db,
                                 "UPDATE refs SET status = 0 WHERE kind = 'import' AND status != 0 AND ("
-                                "(?1 != '' AND (instr(lower(name), ?1) > 0 OR instr(lower(qualifier), ?1) > 0)) OR "
-                                "(?2 != '' AND (instr(lower(name), ?2) > 0 OR instr(lower(qualifier), ?2) > 0)) OR "
-                                "(?3 != '' AND name IN ('', '*') AND instr(lower(qualifier), ?3) > 0))"),
+                                "(?1 != '' AND (has_part(name, ?1, 0) OR has_part(qualifier, ?1, 0))) OR "
+                                "(?2 != '' AND (has_part(name, ?2, 0) OR has_part(qualifier, ?2, 0) OR "
+                                "trim(qualifier, './') = '')) OR "
+                                "(?3 != '' AND name IN ('', '*') AND has_part(qualifier, ?3, 1)))"),
         // The refs_by_name index finds the few `*` imports.
         star_importers(db, "SELECT DISTINCT file_path FROM refs WHERE name = '*' AND kind = 'import' AND "
                            "target_path = ?1"),

@@ -323,6 +323,44 @@ TEST(Resolver, LookupsThroughASubpackageFollowItsImports) {
   EXPECT_EQ(edges(tree.root())["app.py:5 sub.core.parse"], "pkg/sub/new.py::parse");
 }
 
+TEST(Resolver, ANewFileReResolvesOnlyTheImportsThatMayNameIt) {
+  // A file added in com/acme/sql: the wildcard import of its package and the
+  // import of its class find it. Imports whose specifier has `sql` only
+  // inside a longer part (`prestosql`) are not resolved again: on trino that
+  // was every import, 3.7 s instead of 0.15 s for one new file.
+  TempTree tree("resolve-new-file-imports");
+  tree.write("lib/com/acme/prestosql/util/Strings.java",
+             "package com.acme.prestosql.util;\npublic class Strings { public static void trim() {} }\n");
+  for (int i = 0; i < 20; ++i)
+    tree.write("app/A" + std::to_string(i) + ".java", "package app;\nimport com.acme.prestosql.util.Strings;\npublic class A" +
+                                                          std::to_string(i) + " { void f() { Strings.trim(); } }\n");
+  tree.write("app/B.java", "package app;\nimport com.acme.sql.*;\nimport com.acme.sql.Helper;\n"
+                           "public class B { void f() { Helper.run(); } }\n");
+  index_tree(tree);
+  EXPECT_EQ(edges(tree.root())["app/B.java:4 Helper.run"], "external");  // not in the tree yet
+  tree.write("lib/com/acme/sql/Helper.java", "package com.acme.sql;\npublic class Helper { public static void run() {} }\n");
+  index::IndexSummary summary = index_tree(tree);
+  EXPECT_EQ(edges(tree.root())["app/B.java:4 Helper.run"], "lib/com/acme/sql/Helper.java::Helper.run");
+  EXPECT_EQ(edges(tree.root(), "import")["app/B.java:2 com.acme.sql.*"], "path lib/com/acme/sql");
+  EXPECT_EQ(edges(tree.root())["app/A7.java:3 Strings.trim"], "lib/com/acme/prestosql/util/Strings.java::Strings.trim");
+  EXPECT_LT(summary.resolve.references, 10u);  // B's, not the 20 imports of Strings
+}
+
+TEST(Resolver, ANewIndexFileIsFoundThroughItsFolder) {
+  // `from '.'` and `from '..'` name a folder's index file without naming
+  // the folder: when one appears, they find it.
+  TempTree tree("resolve-new-index");
+  tree.write("lib/util.ts", "export function trim() {}\n");
+  tree.write("lib/a.ts", "import { trim } from '.';\nexport function a() { trim(); }\n");
+  tree.write("lib/deep/b.ts", "import { trim } from '..';\nexport function b() { trim(); }\n");
+  index_tree(tree);
+  EXPECT_EQ(edges(tree.root())["lib/a.ts:2 trim"], "external");  // no index file yet
+  tree.write("lib/index.ts", "export * from './util';\n");
+  index_tree(tree);
+  EXPECT_EQ(edges(tree.root())["lib/a.ts:2 trim"], "lib/util.ts::trim");
+  EXPECT_EQ(edges(tree.root())["lib/deep/b.ts:2 trim"], "lib/util.ts::trim");
+}
+
 TEST(Resolver, MembersFollowAClassWhoseBaseChanged) {
   // Members found through Mid's base, from a subclass (`super()`) and a
   // variable typed Mid, in a file that does not change: when Mid's base
