@@ -390,9 +390,10 @@ TEST_F(ServeTest, InitializedIsFollowedByTheCurrentIndexState) {
   daemon.call("initialize", {{"root", root_.string()}});
   daemon.notifications.clear();
   daemon.send({{"jsonrpc", "2.0"}, {"method", "initialized"}, {"params", json::object()}});
-  // A run may start after the state read above (the start-up run under a
-  // slow build, or a watcher event): its own notifications then follow, and
-  // what counts is the client's last word once the daemon is idle.
+  // A run may start after the idle state read above (the catch-up run the
+  // workspace schedules after the first, or a watcher event): its own
+  // notifications then follow, and what counts is the client's last word
+  // once the daemon is idle.
   json last;
   auto settled = [&] { return !last.is_null() && !last.value("indexing", true); };
   for (int i = 0; i < 300 && !settled(); ++i) {
