@@ -1021,8 +1021,9 @@ TEST(RealRepository, OwnCheckoutOrCompTestRealRepoMatchesGit) {
 
 // A realistic project: ~2,000 indexed files, ignored build output and
 // dependencies, nested .gitignore files, committed history with deletions
-// and a force-added ignored file. Also times walk() on it.
-TEST_F(GitSandbox, RealisticRepositoryMatchesGitAndWalksQuickly) {
+// and a force-added ignored file. Also prints walk()'s time on it (shown,
+// not asserted: speed belongs in bench/, and these machines are shared).
+TEST_F(GitSandbox, RealisticRepositoryMatchesGit) {
   write(".gitignore",
         "# build output\n/build/\nnode_modules/\n*.o\n*.log\n!important.log\n.cache/\n**/tmp/**\n"
         "/dist\n*.pyc\n__pycache__/\n.DS_Store\n");
@@ -1078,7 +1079,6 @@ TEST_F(GitSandbox, RealisticRepositoryMatchesGitAndWalksQuickly) {
   std::sort(ms.begin(), ms.end());
   std::cout << "[ walk     ] " << first.files.size() << " files: median " << ms[ms.size() / 2] << " ms, best "
             << ms.front() << " ms\n";
-  EXPECT_LT(ms[ms.size() / 2], 50.0);
 }
 
 }  // namespace
