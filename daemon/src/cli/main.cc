@@ -46,6 +46,10 @@ constexpr int kExitUsage = 2;        // bad arguments or a missing root
 constexpr int kExitUnwritable = 3;   // .comp/ cannot be created or written
 constexpr int kExitCorrupt = 4;      // the database is damaged or not comP's
 constexpr int kExitFailure = 1;      // anything else
+// A `comp query` reads its index through a memory map (SQLite caps it at
+// 2 GiB): its search reads pages in place, about a fifth faster on a
+// large tree (bench/swe/inspect.py, --no-refresh).
+constexpr int kQueryMemoryMapMib = 2048;
 
 struct Common {
   std::string root = ".";
@@ -130,6 +134,8 @@ void print_summary(const comp::index::IndexSummary& summary, const fs::path& roo
     std::cout << "  references resolved this run: " << summary.resolve.references << " (" << summary.resolve.resolved
               << " to a definition, " << summary.resolve.ambiguous << " ambiguous, " << summary.resolve.unresolved
               << " not found, " << summary.resolve.external << " external) in " << summary.resolve_seconds << " s\n";
+  if (summary.full_text_merged)
+    std::cout << "  full-text indexes merged (a tenth of the files or more rewritten since the last merge)\n";
   if (!summary.skipped_by_reason.empty()) {
     std::cout << "  skipped:";
     for (const auto& [reason, count] : summary.skipped_by_reason) std::cout << " " << reason << " " << count << ";";
@@ -461,6 +467,7 @@ int run_query_command(const Common& common, const QueryOptions& query) {
   }
   if (!query.no_refresh) refresh_index(root);  // never answer from a stale index
   auto store = comp::graph::Store::open_existing(root);
+  store->set_memory_map_mib(kQueryMemoryMapMib);
   comp::pipeline::Request request;
   if (!query.no_refresh) request.stale_files = 0;  // the refresh just compared every file with the disk
   request.task = task;

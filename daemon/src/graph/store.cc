@@ -125,6 +125,14 @@ CREATE TABLE compressed (
     R"sql(
 CREATE INDEX refs_import_target ON refs(target_path, name, qualifier) WHERE kind = 'import';
 )sql",
+    // 4 -> 5: how many files were rewritten or removed since the full-text
+    // indexes were last merged (Batch::merge_full_text): an index run merges
+    // them once that is a tenth of the files. An older index was never
+    // merged: it counts as wholly rewritten, and its next run merges.
+    R"sql(
+CREATE TABLE full_text_churn (id INTEGER PRIMARY KEY CHECK (id = 1), files INTEGER NOT NULL);
+INSERT INTO full_text_churn VALUES (1, (SELECT count(*) FROM files));
+)sql",
 };
 constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);
 static_assert(kMigrationCount == kSchemaVersion);
@@ -650,6 +658,14 @@ std::vector<FileRecord> Store::files() {
   return out;
 }
 
+std::int64_t Store::full_text_pages() {
+  return scalar_query(db_, "SELECT (SELECT count(*) FROM files_fts_data) + (SELECT count(*) FROM symbols_fts_data)");
+}
+
+std::int64_t Store::full_text_churn() { return scalar_query(db_, "SELECT files FROM full_text_churn"); }
+
+std::int64_t Store::indexed_file_count() { return scalar_query(db_, "SELECT count(*) FROM files WHERE skip_reason = ''"); }
+
 std::int64_t Store::data_version() { return scalar_query(db_, "PRAGMA data_version"); }
 
 std::vector<IndexedFile> Store::indexed_files() {
@@ -1019,6 +1035,10 @@ Stats Store::stats() {
   return stats;
 }
 
+void Store::set_memory_map_mib(int mib) {
+  exec(db_, ("PRAGMA mmap_size = " + std::to_string(static_cast<std::int64_t>(mib) * 1024 * 1024)).c_str());
+}
+
 void Store::set_cache_size_mib(int mib) { exec(db_, ("PRAGMA cache_size = -" + std::to_string(mib * 1024)).c_str()); }
 
 std::string Store::integrity_check() {
@@ -1115,7 +1135,6 @@ void Batch::put_file(const FileRecord& file, const std::vector<NodeRecord>& node
       after.push_back(interface_key("\x01" + ref.kind, ref.from_node, ref.name, ref.qualifier, ref.alias, ref.binds));
   std::sort(before.begin(), before.end());
   std::sort(after.begin(), after.end());
-  bool same_interface = before == after;
   // When only definitions changed (imports, bases and typed variables as
   // they were), only the names whose definitions differ can resolve
   // differently elsewhere: a function added to a file re-resolves the
@@ -1350,6 +1369,17 @@ void Batch::put_compressed(const CompressedRecord& record) {
       .bind(9, record.raw_tokens)
       .bind(10, record.tokens)
       .run();
+}
+
+void Batch::merge_full_text() {
+  exec(store_.db_, "INSERT INTO files_fts(files_fts) VALUES('optimize')");
+  exec(store_.db_, "INSERT INTO symbols_fts(symbols_fts) VALUES('optimize')");
+  exec(store_.db_, "UPDATE full_text_churn SET files = 0");
+}
+
+void Batch::add_full_text_churn(std::int64_t files) {
+  Statement statement(store_.db_, "UPDATE full_text_churn SET files = files + ?1");
+  statement.bind(1, files).run();
 }
 
 std::int64_t Batch::prune_compressed(int keep_compressor) {

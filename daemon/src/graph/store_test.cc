@@ -160,6 +160,41 @@ TEST_F(StoreTest, TokenRowsCountTheRowsHoldingEachTokenAndTheIndex) {
   }
 }
 
+// `comp query` reads through a memory map: it answers as a reader without
+// one does, and sees what a writer commits later, also once the database
+// file has grown past what was mapped (the commits here pass SQLite's
+// checkpoint threshold, so the file itself grows, not only the WAL).
+TEST_F(StoreTest, AMemoryMappedReaderAnswersAsAnyReaderAndSeesLaterCommits) {
+  auto writer = Store::open(root_);
+  {
+    Batch batch(*writer);
+    batch.put_file(file_record("a.js", "h1"), {node_record("a.js", "rippleTouch")}, "ripple touch ripple");
+    batch.put_file(file_record("b.js", "h2"), {node_record("b.js", "chipSize")}, "chip size ripple");
+    batch.commit();
+  }
+  auto mapped = Store::open(root_);
+  mapped->set_memory_map_mib(64);
+  const std::string query = "\"ripple\" OR \"chip\"";
+  EXPECT_EQ(mapped->search_files(query, 10), writer->search_files(query, 10));
+  ASSERT_EQ(mapped->search_files(query, 10).size(), 2u);
+  auto size_before = fs::file_size(root_ / ".comp" / "graph.db");
+  std::string filler;
+  for (int i = 0; i < 2000; ++i) filler += " filler" + std::to_string(i);
+  for (int round = 0; round < 4; ++round) {
+    Batch batch(*writer);
+    for (int i = 0; i < 100; ++i) {
+      std::string path = "grown/" + std::to_string(round) + "_" + std::to_string(i) + ".js";
+      batch.put_file(file_record(path, "g" + path), {node_record(path, "grownChip")}, "chip" + filler);
+    }
+    batch.commit();
+  }
+  EXPECT_GT(fs::file_size(root_ / ".comp" / "graph.db"), size_before);
+  auto hits = mapped->search_files("\"chip\"", 1000);
+  EXPECT_EQ(hits.size(), 401u);
+  EXPECT_EQ(hits, writer->search_files("\"chip\"", 1000));
+  EXPECT_EQ(mapped->indexed_files().size(), 402u);
+}
+
 TEST_F(StoreTest, PutFileReplacesNodesAndText) {
   auto store = Store::open(root_);
   {
@@ -370,13 +405,17 @@ TEST_F(StoreTest, AVersion2IndexGainsTheCacheAndKeepsItsFiles) {
     batch.commit();
   }
   // What comP before the cache left: no `compressed` table (nor the later
-  // index of imports by target), user_version 2.
+  // index of imports by target and churn count), user_version 2.
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open((root_ / ".comp" / "graph.db").c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(db, "DROP TABLE compressed; DROP INDEX refs_import_target; PRAGMA user_version = 2", nullptr, nullptr, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "DROP TABLE compressed; DROP INDEX refs_import_target; DROP TABLE full_text_churn; "
+                              "PRAGMA user_version = 2", nullptr, nullptr, nullptr), SQLITE_OK);
   sqlite3_close(db);
   auto store = Store::open(root_);
   EXPECT_EQ(store->schema_version(), kSchemaVersion);
+  // Its full-text indexes were never merged: every file counts as churn,
+  // so the next index run merges them.
+  EXPECT_EQ(store->full_text_churn(), 1);
   {
     sqlite3_stmt* statement = nullptr;
     ASSERT_EQ(sqlite3_prepare_v2(store->handle(), "SELECT count(*) FROM sqlite_master WHERE name = 'refs_import_target'",

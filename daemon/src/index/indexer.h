@@ -89,6 +89,7 @@ struct IndexSummary {
   resolve::ResolveSummary resolve;    // this run's reference resolution
   double resolve_seconds = 0;
   bool cancelled = false;             // stopped through IndexOptions::cancel
+  bool full_text_merged = false;      // rewrote or removed a tenth of the files or more: FTS5 segments merged
   double elapsed_seconds = 0;
   double cpu_seconds = 0;
 };

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <random>
 
 #include "index/test_tree.h"
@@ -307,6 +308,47 @@ TEST(Indexer, IncrementalEqualsFromScratchAfterRandomEdits) {
     std::filesystem::rename(tree.root() / "../comp-random-saved", tree.root() / ".comp");
     ASSERT_EQ(incremental, scratch) << "round " << round;
   }
+}
+
+// A checkout rewrites much of a tree: the run merges the full-text indexes,
+// so that they read like those of an index built from scratch (whose first
+// run merged them too), not like a stack of segments holding every old
+// version; a one-file edit leaves them to FTS5's automerge.
+TEST(Indexer, ARunThatRewritesATenthOfTheFilesMergesTheFullTextIndexes) {
+  auto write_tree = [](TempTree& tree, int round) {
+    for (int i = 0; i < 60; ++i)
+      tree.write("pkg/m" + std::to_string(i) + ".py", testing::generated_source(".py", i + 1000 * round, 12));
+  };
+  TempTree tree("idx-merge");
+  write_tree(tree, 0);
+  EXPECT_TRUE(index_tree(tree).full_text_merged);
+  tree.write("pkg/m0.py", testing::generated_source(".py", 7, 12));
+  EXPECT_FALSE(index_tree(tree).full_text_merged);
+  // Small runs add up: 1 + 4 files rewritten since the merge are fewer
+  // than a tenth of 60; the sixth is not.
+  for (int i = 1; i <= 4; ++i) tree.write("pkg/m" + std::to_string(i) + ".py", testing::generated_source(".py", 70 + i, 12));
+  EXPECT_FALSE(index_tree(tree).full_text_merged);
+  tree.write("pkg/m5.py", testing::generated_source(".py", 75, 12));
+  EXPECT_TRUE(index_tree(tree).full_text_merged);
+  EXPECT_EQ(indexed(tree)->full_text_churn(), 0);
+  for (int round = 1; round <= 4; ++round) {
+    write_tree(tree, round);
+    IndexSummary checkout = index_tree(tree);
+    EXPECT_EQ(checkout.files_parsed, 60u);
+    EXPECT_TRUE(checkout.full_text_merged);
+  }
+  TempTree scratch("idx-merge-scratch");
+  write_tree(scratch, 4);
+  index_tree(scratch);
+  auto store = indexed(tree);
+  auto fresh = indexed(scratch);
+  EXPECT_EQ(store->full_text_pages(), fresh->full_text_pages());
+  const std::string query = "\"widget\" OR \"method\" OR \"m3\"";
+  auto hits = store->search_files(query, 100), fresh_hits = fresh->search_files(query, 100);
+  std::sort(hits.begin(), hits.end());  // equal scores come in rowid order
+  std::sort(fresh_hits.begin(), fresh_hits.end());
+  EXPECT_EQ(hits, fresh_hits);
+  EXPECT_EQ(store->integrity_check(), "ok");
 }
 
 TEST(Indexer, MissingRootThrows) {

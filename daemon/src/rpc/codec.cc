@@ -25,6 +25,7 @@ nlohmann::json to_json(const index::IndexSummary& summary) {
                       {"external", summary.resolve.external},
                       {"rounds", summary.resolve.rounds},
                       {"seconds", summary.resolve_seconds}}},
+      {"full_text_merged", summary.full_text_merged},
       {"elapsed_seconds", summary.elapsed_seconds},
       {"cpu_seconds", summary.cpu_seconds},
   };
