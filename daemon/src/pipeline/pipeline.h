@@ -54,6 +54,9 @@ struct PivotFile {
   std::vector<std::string> full_bodies;  // level 2: the symbols whose bodies are sent in full
   std::string documents;             // a documentation page: the sent code file it describes
   std::string required_by;           // a changelog: the pull-request template that asks for an entry
+  // A neighbour in the graph of one of the two strongest files, sent for
+  // that: the sent file that uses it (`used_by`), or that it uses (`uses`).
+  std::string used_by, uses;
   // `content` is an outline: the first line of each definition, numbered
   // ("12: def total(self):"), "⋮" where lines are skipped (a file far down
   // the ranking whose skeleton does not fit its share).

@@ -1,6 +1,7 @@
 #include "pipeline/pipeline.h"
 
 #include <functional>
+#include <set>
 
 #include <gtest/gtest.h>
 
@@ -1010,6 +1011,73 @@ TEST(Pipeline, ACodeFilesDataFollowsIt) {
   EXPECT_EQ(sent_file(result, "docs/demos/CheckboxLabels.test.js.snap"), nullptr);
   EXPECT_EQ(rank_of(result, "docs/demos/Other.tsx"), 0u);
   EXPECT_EQ(sent_file(result, "docs/demos/Other.tsx.preview"), nullptr);
+}
+
+// What each of the two strongest files uses most, and what uses it most,
+// follows the fourth file sent (the head's shares are not touched), named
+// as such, though no word of the task reaches it: a field added to
+// StatementStats goes into the StageStats it holds too. A test is no such
+// neighbour, and nothing is sent twice.
+TEST(Pipeline, TheStrongestFilesNeighboursFollowTheHead) {
+  TempTree tree("pipeline-neighbours");
+  tree.write("stats/__init__.py", "");
+  tree.write("stats/stage.py",
+             "class StageStats:\n    def __init__(self, done, nodes, splits):\n        self.done = done\n"
+             "        self.nodes = nodes\n        self.splits = splits\n");
+  tree.write("stats/statement.py",
+             "from .stage import StageStats\n\n\nclass StatementStats:\n"
+             "    def __init__(self, state, elapsed, root_stage):\n        self.state = state\n"
+             "        self.elapsed = elapsed\n        self.root_stage = StageStats(root_stage.done, 0, 0)\n\n"
+             "    def stage(self):\n        return StageStats(True, 1, 1)\n");
+  tree.write("stats/format/printer.py",
+             "from ..statement import StatementStats\n\n\ndef line_of(stats):\n"
+             "    return StatementStats.stage(stats)\n");
+  tree.write("stats/cli.py",
+             "from .format.printer import line_of\n\n\ndef main(args):\n    print(line_of(args[0]))\n"
+             "    print(line_of(args[1]))\n");
+  tree.write("tests/test_statement.py",
+             "from stats.statement import StatementStats\n\n\ndef test_state():\n"
+             "    assert StatementStats('done', 1, None).state == 'done'\n"
+             "    assert StatementStats('ok', 2, None).elapsed == 2\n"
+             "    assert StatementStats('x', 3, None).stage()\n");
+  for (int f = 0; f < 6; ++f)
+    tree.write("api/resource_" + std::to_string(f) + ".py",
+               "def respond_" + std::to_string(f) + "(query):\n    \"\"\"The query API response: the data the "
+               "query scanned, its physical input.\"\"\"\n    return {'physical_input_bytes': query.scan()}\n");
+  auto store = indexed(tree);
+  Result result = ask(*store, tree,
+                      "Add physical_input_bytes to StatementStats\nThe query API response should include the "
+                      "physical input data that the query scanned.\n");
+  ASSERT_FALSE(result.ranking.empty());
+  EXPECT_EQ(result.ranking[0].path, "stats/statement.py");
+  EXPECT_GT(rank_of(result, "stats/stage.py"), 5u);  // below the head, if at all
+  ASSERT_GE(result.pivot_files.size(), 6u);
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_TRUE(result.pivot_files[i].used_by.empty()) << result.pivot_files[i].path;
+    EXPECT_TRUE(result.pivot_files[i].uses.empty()) << result.pivot_files[i].path;
+  }
+  const PivotFile& stage = result.pivot_files[4];
+  EXPECT_EQ(stage.path, "stats/stage.py");
+  EXPECT_EQ(stage.used_by, "stats/statement.py");
+  EXPECT_TRUE(stage.uses.empty());
+  EXPECT_NE(stage.content.find("class StageStats"), std::string::npos);
+  EXPECT_LT(stage.score, result.pivot_files[0].score);
+  // printer.py names StatementStats: it ranks second; the file that uses it
+  // most (cli.py, not a test) follows the head too.
+  EXPECT_EQ(rank_of(result, "stats/format/printer.py"), 2u);
+  const PivotFile& cli = result.pivot_files[5];
+  EXPECT_EQ(cli.path, "stats/cli.py");
+  EXPECT_EQ(cli.uses, "stats/format/printer.py");
+  EXPECT_TRUE(cli.used_by.empty());
+  std::set<std::string> paths;
+  for (const PivotFile& pivot : result.pivot_files) {
+    EXPECT_TRUE(paths.insert(pivot.path).second) << pivot.path << " sent twice";
+    if (pivot.path.rfind("tests/", 0) == 0) {
+      EXPECT_TRUE(pivot.uses.empty());
+    }
+  }
+  EXPECT_NE(to_markdown(stage).find("## stats/stage.py ("), std::string::npos);
+  EXPECT_NE(to_markdown(stage).find("used by stats/statement.py"), std::string::npos) << to_markdown(stage);
 }
 
 // A declaration file that outranks its implementation (its words are in

@@ -47,6 +47,8 @@ std::string file_heading(const PivotFile& pivot) {
   }
   if (!pivot.documents.empty()) notes.push_back("documents " + utf8::quote_name(pivot.documents));
   if (!pivot.required_by.empty()) notes.push_back("asked for by " + utf8::quote_name(pivot.required_by));
+  if (!pivot.used_by.empty()) notes.push_back("used by " + utf8::quote_name(pivot.used_by));
+  if (!pivot.uses.empty()) notes.push_back("uses " + utf8::quote_name(pivot.uses));
   if (!notes.empty()) {
     out += " (";
     for (std::size_t i = 0; i < notes.size(); ++i) out += (i ? "; " : "") + notes[i];

@@ -41,6 +41,14 @@ TEST(Render, TheHeadingSaysWhatThePartIs) {
   PivotFile changelog = file("CHANGES.md", "## Unreleased\n");
   changelog.required_by = ".github/PULL_REQUEST_TEMPLATE.md";
   EXPECT_EQ(file_heading(changelog), "## CHANGES.md (asked for by .github/PULL_REQUEST_TEMPLATE.md)\n```\n");
+  PivotFile stage = file("stats/stage.py", "1: class StageStats:\n");
+  stage.outline = true;
+  stage.used_by = "stats/statement.py";
+  EXPECT_EQ(file_heading(stage), "## stats/stage.py (outline; used by stats/statement.py)\n");
+  PivotFile cli = file("stats/cli.py", "def main(args): ...\n");
+  cli.level = 2;
+  cli.uses = "stats/format/printer.py";
+  EXPECT_EQ(file_heading(cli), "## stats/cli.py (skeleton; uses stats/format/printer.py)\n```\n");
 }
 
 TEST(Render, NoLineOfTheContentClosesItsFence) {

@@ -190,6 +190,8 @@ nlohmann::json to_json(const pipeline::Result& result) {
                       {"lines", pivot.lines.empty() ? nlohmann::json(nullptr) : nlohmann::json(pivot.lines)},
                       {"documents", pivot.documents.empty() ? nlohmann::json(nullptr) : nlohmann::json(pivot.documents)},
                       {"required_by", pivot.required_by.empty() ? nlohmann::json(nullptr) : nlohmann::json(pivot.required_by)},
+                      {"used_by", pivot.used_by.empty() ? nlohmann::json(nullptr) : nlohmann::json(pivot.used_by)},
+                      {"uses", pivot.uses.empty() ? nlohmann::json(nullptr) : nlohmann::json(pivot.uses)},
                       {"outline", pivot.outline},
                       {"content", pivot.content}});
   nlohmann::json ranking = nlohmann::json::array();

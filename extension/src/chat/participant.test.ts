@@ -18,6 +18,7 @@ const pipeline: PipelineResult = {
     { path: 'docs/app.md', score: 0, symbols: [], token_count: 9, raw_token_count: 40, compression_level: 0, lines: '12-14', documents: 'app.py', content: '## main\nReturns helper(3).\n' },
     { path: 'cli.py', score: 0.5, symbols: [], token_count: 10, raw_token_count: 400, compression_level: 2, lines: null, outline: true, content: '3: def run(argv):\n⋮\n40: def usage():\n' },
     { path: 'CHANGES.md', score: 0, symbols: [], token_count: 8, raw_token_count: 900, compression_level: 0, lines: '1-3', required_by: '.github/PULL_REQUEST_TEMPLATE.md', content: '# Changes\n\n* [fix] login\n' },
+    { path: 'stage.py', score: 0.2, symbols: [], token_count: 6, raw_token_count: 80, compression_level: 2, lines: null, outline: true, used_by: 'app.py', content: '1: class Stage:\n' },
   ],
   tokens_sent: 70,
   token_savings: 18,
@@ -77,9 +78,9 @@ describe('@comp chat participant', () => {
     const result = await done;
     assert.deepEqual(calls, [{ method: 'run_pipeline', params: { task: 'why does main return 6?', max_tokens: 500, compression_level: 2 } }]);
     const references = stream.parts.filter((part) => part.kind === 'reference').map((part) => String(part.value));
-    assert.deepEqual(references, ['file:///ws/app.py', 'file:///ws/util.py', 'file:///ws/docs/app.md', 'file:///ws/cli.py', 'file:///ws/CHANGES.md']);
-    assert.deepEqual(stream.parts.filter((part) => part.kind === 'anchor').map((part) => part.title), ['app.py', 'util.py', 'docs/app.md', 'cli.py', 'CHANGES.md']);
-    assert.match(stream.text, /5 files, 70 tokens\*\* \(of 500\); 18 tokens saved/);
+    assert.deepEqual(references, ['file:///ws/app.py', 'file:///ws/util.py', 'file:///ws/docs/app.md', 'file:///ws/cli.py', 'file:///ws/CHANGES.md', 'file:///ws/stage.py']);
+    assert.deepEqual(stream.parts.filter((part) => part.kind === 'anchor').map((part) => part.title), ['app.py', 'util.py', 'docs/app.md', 'cli.py', 'CHANGES.md', 'stage.py']);
+    assert.match(stream.text, /6 files, 70 tokens\*\* \(of 500\); 18 tokens saved/);
     assert.match(stream.text, /### app\.py\n\n```py\ndef main\(\):/);
     assert.match(stream.text, /### util\.py \(compressed, level 2\)/);
     assert.match(stream.text, /- .*— 9 tokens \(documents app\.py\)\n/);
@@ -88,7 +89,9 @@ describe('@comp chat participant', () => {
     assert.match(stream.text, /### cli\.py \(outline\)\n\n```py\n3: def run\(argv\):\n⋮\n/);
     assert.match(stream.text, /- .*— 8 tokens \(required by \.github\/PULL_REQUEST_TEMPLATE\.md\)\n/);
     assert.match(stream.text, /### CHANGES\.md lines 1-3 \(required by \.github\/PULL_REQUEST_TEMPLATE\.md\)\n/);
-    assert.deepEqual((result as vscode.ChatResult).metadata, { command: 'context', files: ['app.py', 'util.py', 'docs/app.md', 'cli.py', 'CHANGES.md'] });
+    assert.match(stream.text, /- .*— 6 tokens \(used by app\.py\)\n/);
+    assert.match(stream.text, /### stage\.py \(outline\) \(used by app\.py\)\n/);
+    assert.deepEqual((result as vscode.ChatResult).metadata, { command: 'context', files: ['app.py', 'util.py', 'docs/app.md', 'cli.py', 'CHANGES.md', 'stage.py'] });
   });
 
   it('/context hands the context to a language model when there is one', async () => {

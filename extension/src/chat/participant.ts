@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { abortSignalOf } from '../daemon/cancellation';
 import { errorMessage } from '../daemon/DaemonClient';
 import { RpcError } from '../daemon/JsonRpcConnection';
-import { ErrorCodes, DiffReport, PipelineResult, SymbolReport } from '../daemon/protocol';
+import { ErrorCodes, DiffReport, PipelineResult, PivotFile, SymbolReport } from '../daemon/protocol';
 
 export const participantId = 'comp.chat';
 
@@ -52,6 +52,15 @@ export function contextForModel(result: PipelineResult): string {
   return typeof result.markdown === 'string' ? result.markdown : renderContext(result);
 }
 
+/** Why a file that no evidence ranked is sent: the file it documents, is asked for by, or neighbours in the graph ('' for a ranked file). */
+export function relationOf(file: PivotFile): string {
+  if (file.documents) return `documents ${file.documents}`;
+  if (file.required_by) return `required by ${file.required_by}`;
+  if (file.used_by) return `used by ${file.used_by}`;
+  if (file.uses) return `uses ${file.uses}`;
+  return '';
+}
+
 /** The packed files as Markdown for the chat view: a heading and a fenced block per file, with its language. */
 export function renderContext(result: PipelineResult): string {
   return result.pivot_files
@@ -60,12 +69,8 @@ export function renderContext(result: PipelineResult): string {
       const fence = fenceFor(content);
       const note = file.outline ? ' (outline)' : file.compression_level > 0 ? ` (compressed, level ${file.compression_level})` : '';
       const lines = file.lines ? ` lines ${file.lines}` : '';
-      const documents = file.documents
-        ? ` (documents ${file.documents})`
-        : file.required_by
-          ? ` (required by ${file.required_by})`
-          : '';
-      return `### ${file.path}${lines}${note}${documents}\n\n${fence}${languageOf(file.path)}\n${content}${content.endsWith('\n') ? '' : '\n'}${fence}\n`;
+      const relation = relationOf(file);
+      return `### ${file.path}${lines}${note}${relation ? ` (${relation})` : ''}\n\n${fence}${languageOf(file.path)}\n${content}${content.endsWith('\n') ? '' : '\n'}${fence}\n`;
     })
     .join('\n');
 }
@@ -126,11 +131,10 @@ async function answerContext(
   for (const file of result.pivot_files) {
     stream.markdown('- ');
     stream.anchor(vscode.Uri.joinPath(daemon.folder, file.path), file.path);
-    const kind = file.documents
-      ? ` (documents ${file.documents})`
-      : file.required_by
-        ? ` (required by ${file.required_by})`
-        : file.outline
+    const relation = relationOf(file);
+    const kind = relation
+      ? ` (${relation})`
+      : file.outline
         ? ' (outline)'
         : file.compression_level > 0
           ? ' (signatures)'

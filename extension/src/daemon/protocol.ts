@@ -59,6 +59,10 @@ export interface PivotFile {
   readonly documents?: string | null;
   /** A changelog's first lines: the pull-request template whose checklist asks every change for an entry. */
   readonly required_by?: string | null;
+  /** A neighbour in the graph of one of the two strongest files: the sent file that uses it. */
+  readonly used_by?: string | null;
+  /** A neighbour in the graph of one of the two strongest files: the sent file it uses. */
+  readonly uses?: string | null;
   /** `content` is an outline: the first line of each definition (of a page: its headings), numbered, `⋮` where lines are skipped. */
   readonly outline?: boolean;
   readonly content?: string;
