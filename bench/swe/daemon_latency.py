@@ -9,7 +9,8 @@ Starts `COMP mcp --root TREE` (the tree of --instance, or of the
 repository's newest task, as the kit's make_tasks.py/run.py cached it under
 $COMP_SWE_CACHE, indexed beforehand), waits for the first answer, then asks
 get_context (8,000 tokens) for every task of that repository, `--rounds`
-times, and prints p50/p95 of the call as the client sees it. The binaries
+times, and prints p50/p95 of the call as the client sees it, and the daemon's memory after the
+queries (RSS, split into anonymous and file-backed pages). The binaries
 take turns, round by round, so that load on a shared machine falls on each
 alike. Rankings are not scored here (every task runs on one tree): this is
 latency only. "Newest" is the highest pull-request number.
@@ -27,6 +28,19 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from daemon_bench import Server  # noqa: E402
+
+
+def memory_kb(pid):
+    """VmRSS, its anonymous and file-backed parts (a memory-mapped index's
+    pages are file-backed: shared with the page cache, dropped under
+    pressure), and the peak, from /proc/PID/status."""
+    fields = {"VmRSS": 0, "RssAnon": 0, "RssFile": 0, "VmHWM": 0}
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            key = line.split(":", 1)[0]
+            if key in fields:
+                fields[key] = int(line.split()[1])
+    return fields
 
 
 def main():
@@ -53,6 +67,7 @@ def main():
         sys.exit(f"no task {args.instance} of {args.repo}")
     tree = os.path.join(args.cache, "trees", args.repo.replace("/", "+"), chosen[0]["base_commit"])
     latencies = {comp: [] for comp in args.comps}
+    memory = {comp: [] for comp in args.comps}  # after each round's queries
     for _ in range(args.rounds):
         for comp in args.comps:
             argv = [comp, "mcp", "--root", tree, "--log-level", "error"] + (["--no-watch"] if args.no_watch else [])
@@ -70,6 +85,7 @@ def main():
                 if "error" in answer or answer.get("result", {}).get("isError"):
                     sys.exit(f"{comp}: {json.dumps(answer)[:300]}")
                 latencies[comp].append(elapsed * 1000)
+            memory[comp].append(memory_kb(server.proc.pid))
             server.close()
     for comp, values in latencies.items():
         values.sort()
@@ -78,6 +94,10 @@ def main():
         print(f"{comp}: {args.repo} at {chosen[0]['instance_id']} ({what} x {args.rounds}, "
               f"watch {'off' if args.no_watch else 'on'}): get_context p50 {statistics.median(values):.0f} ms, "
               f"p95 {p95:.0f} ms, all {', '.join(f'{v:.0f}' for v in values)}")
+        if memory[comp]:
+            last = memory[comp][-1]
+            print(f"  after the queries: RSS {last['VmRSS'] / 1024:.0f} MB (anonymous {last['RssAnon'] / 1024:.0f}, "
+                  f"file pages {last['RssFile'] / 1024:.0f}), peak {last['VmHWM'] / 1024:.0f} MB")
 
 
 if __name__ == "__main__":

@@ -484,7 +484,10 @@ std::vector<std::pair<std::string, std::string>> companion_docs(const std::vecto
     }
   }
   // Of a module's pages, the ones sharing most folders with it (aws/ ->
-  // docs/providers/aws/), an exact name counting one more; at most two.
+  // docs/providers/aws/), an exact name counting one more; at most two. A
+  // page that loses on the name alone comes second (button.md, the API
+  // page, then buttons.md, the guide: a change to Button.js reaches both),
+  // one that loses on the place does not (azure/streams.md beside aws/).
   static const std::unordered_set<std::string> kCommon = {"src",  "lib", "docs",   "doc", "packages", "main",
                                                           "java", "com", "org",    "io",  "pages",    "api",
                                                           "site", "data", "source", "content", "components"};
@@ -498,17 +501,20 @@ std::vector<std::pair<std::string, std::string>> companion_docs(const std::vecto
   for (std::size_t k = 0; k < keys.size(); ++k) {
     if (found[k].empty() || found[k].size() > 8) continue;  // none, or a name too common to point anywhere
     std::unordered_set<std::string> own = folders_of(code_paths[k]);
-    std::vector<std::pair<int, std::string>> scored;
+    std::vector<std::tuple<int, int, std::string>> scored;  // (-score, -shared folders, path)
     for (const auto& [path, exact] : found[k]) {
-      int score = exact ? 2 : 1;
+      int shared = 0;
       // (A folder named as the module itself is the name again, not a place.)
-      for (const std::string& folder : folders_of(path)) score += own.count(folder) > 0 && page_key(folder) != keys[k];
-      scored.emplace_back(-score, path);
+      for (const std::string& folder : folders_of(path)) shared += own.count(folder) > 0 && page_key(folder) != keys[k];
+      scored.emplace_back(-(shared + (exact ? 2 : 1)), -shared, path);
     }
     std::sort(scored.begin(), scored.end());
-    for (std::size_t i = 0; i < scored.size() && i < 2 && scored[i].first == scored.front().first; ++i)
-      if (std::none_of(out.begin(), out.end(), [&](const auto& taken) { return taken.first == scored[i].second; }))
-        out.emplace_back(scored[i].second, code_paths[k]);
+    for (std::size_t i = 0; i < scored.size() && i < 2; ++i) {
+      const auto& [score, shared, path] = scored[i];
+      if (score != std::get<0>(scored.front()) && shared != std::get<1>(scored.front())) break;
+      if (std::none_of(out.begin(), out.end(), [&](const auto& taken) { return taken.first == path; }))
+        out.emplace_back(path, code_paths[k]);
+    }
   }
   return out;
 }

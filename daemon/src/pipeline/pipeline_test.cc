@@ -470,6 +470,13 @@ TEST(Pipeline, CompanionDocsAreNamedAsTheModule) {
                            {"packages/mui-material/src/Stepper/Stepper.js"}),
             (Pairs{{"docs/pages/material-ui/api/stepper.json", "packages/mui-material/src/Stepper/Stepper.js"},
                    {"docs/translations/api-docs/stepper/stepper.json", "packages/mui-material/src/Stepper/Stepper.js"}}));
+  // A page that loses on the name alone comes second: the guide beside the API page.
+  EXPECT_EQ(companion_docs(files({"packages/material-ui/src/Button/Button.js", "docs/pages/api/button.md",
+                                  "docs/src/pages/components/buttons/buttons.md",
+                                  "docs/pages/api/button-base.md"}),
+                           {"packages/material-ui/src/Button/Button.js"}),
+            (Pairs{{"docs/pages/api/button.md", "packages/material-ui/src/Button/Button.js"},
+                   {"docs/src/pages/components/buttons/buttons.md", "packages/material-ui/src/Button/Button.js"}}));
   // A page named within its folder as a category: functions/math.rst is
   // MathFunctions', connector/hive.md HiveConnector's; not Math's or Hive's own.
   std::vector<graph::IndexedFile> categories =
