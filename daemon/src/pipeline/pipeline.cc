@@ -1634,6 +1634,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     const double score = follower ? following.back().score : ranked[i].second->score;
     const std::vector<std::string>& symbols = follower ? no_symbols : ranked[i].second->symbols;
     const std::size_t rank = follower ? std::numeric_limits<std::size_t>::max() : i;  // a follower is not listed
+    if (sent.count(path)) continue;  // a neighbour sent before its turn: not left out either
     if (budget < 32) {
       if (follower) continue;
       if (i >= listed) break;
@@ -1641,7 +1642,6 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       continue;
     }
     if (set_aside(path)) continue;  // a page set aside as a companion, ranked below the twentieth
-    if (sent.count(path)) continue;  // a neighbour sent before its turn
     // From the fifth file on, tests are left to the ranking unless the task
     // is about them: a test far down is rarely what must change, and its
     // share goes to the next code file.
