@@ -9,7 +9,8 @@ make_tasks.py/run.py under $COMP_SWE_CACHE) and prints the gold file's rank,
 the files ranked above it with the evidence (`why`), and the task's terms;
 then Acc@k overall and per language (polybench-dev) and per repository, and
 how often the 8,000-token pack (`pivot_files`) holds a gold file / all of them /
-all gold source files
+all gold source files, and Acc@k in the pack's order (what the kit scores with
+its default `--json-path`, `pivot_files[].path`),
 the tokens of gold files it sends and its files (p50), and how many function
 bodies it sends in full (`full_bodies`, and in gold files),
 and latency (whole `comp query` process, and its own search/pack timings;
@@ -74,6 +75,7 @@ def main():
         names.append(name)
     groups = collections.defaultdict(list)
     ranks = {}
+    pack_ranks = {}  # instance id -> the first gold file's place in pivot_files
     packs = {}
     bodies = {}  # instance id -> (function bodies sent in full, of them in gold files)
     sent = {}  # instance id -> (tokens of gold files sent, files sent)
@@ -91,6 +93,8 @@ def main():
             groups["language " + task.get("language", "?")].append(rank)
             groups["repo " + task["repo"]].append(rank)
             packed = {p["path"] for p in result["pivot_files"]}
+            order = [p["path"] for p in result["pivot_files"]]
+            pack_ranks[task["instance_id"]] = min((order.index(g) + 1 for g in gold if g in order), default=None)
             source_gold = [g for g in gold if g.endswith(SOURCE_SUFFIXES)]
             packs[task["instance_id"]] = (any(g in packed for g in gold), all(g in packed for g in gold),
                                           all(g in packed for g in source_gold))
@@ -118,6 +122,7 @@ def main():
         for label in sorted(groups):
             summary(label, groups[label])
         summary("all", list(ranks.values()))
+        summary("all, in the pack's order", list(pack_ranks.values()))
         for i, name in enumerate(("whole process", "search", "pack")):
             values = sorted(t[i] for t in timings)
             print(f"{name} ms: p50 {values[len(values) // 2]:.0f}, p95 {values[int(len(values) * 0.95)]:.0f}")

@@ -1058,12 +1058,18 @@ TEST(Pipeline, TheStrongestFilesNeighboursFollowTheHead) {
   ASSERT_FALSE(result.ranking.empty());
   EXPECT_EQ(result.ranking[0].path, "stats/statement.py");
   EXPECT_GT(rank_of(result, "stats/stage.py"), 5u);  // below the head, if at all
-  ASSERT_GE(result.pivot_files.size(), 6u);
-  for (std::size_t i = 0; i < 4; ++i) {
+  ASSERT_GE(result.pivot_files.size(), 7u);
+  // The first five sent are ranked files, in rank order: a reader of the
+  // pack's order finds the ranking's first five there.
+  std::size_t last_rank = 0;
+  for (std::size_t i = 0; i < 5; ++i) {
     EXPECT_TRUE(result.pivot_files[i].used_by.empty()) << result.pivot_files[i].path;
     EXPECT_TRUE(result.pivot_files[i].uses.empty()) << result.pivot_files[i].path;
+    std::size_t rank = rank_of(result, result.pivot_files[i].path);
+    EXPECT_GT(rank, last_rank) << result.pivot_files[i].path;
+    last_rank = rank;
   }
-  const PivotFile& stage = result.pivot_files[4];
+  const PivotFile& stage = result.pivot_files[5];
   EXPECT_EQ(stage.path, "stats/stage.py");
   EXPECT_EQ(stage.used_by, "stats/statement.py");
   EXPECT_TRUE(stage.uses.empty());
@@ -1072,7 +1078,7 @@ TEST(Pipeline, TheStrongestFilesNeighboursFollowTheHead) {
   // printer.py names StatementStats: it ranks second; the file that uses it
   // most (cli.py, not a test) follows the head too.
   EXPECT_EQ(rank_of(result, "stats/format/printer.py"), 2u);
-  const PivotFile& cli = result.pivot_files[5];
+  const PivotFile& cli = result.pivot_files[6];
   EXPECT_EQ(cli.path, "stats/cli.py");
   EXPECT_EQ(cli.uses, "stats/format/printer.py");
   EXPECT_TRUE(cli.used_by.empty());
