@@ -26,18 +26,18 @@ import os
 import subprocess
 import time
 
+from cached_tasks import cached_tasks
+
 
 # The kit's source files (bench-swe README, "Tasks and gold files"): the rest
 # of polybench-dev's gold files are docs, API JSON and config.
 SOURCE_SUFFIXES = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".java", ".py")
 
 
-def run_task(args, task_dir, name):
-    task = json.load(open(os.path.join(task_dir, name)))
-    tree = os.path.join(args.cache, "trees", task["repo"].replace("/", "+"), task["base_commit"])
+def run_task(args, task, task_file, tree):
     if not os.path.isdir(tree):
         return task, None, "no tree"
-    cmd = [args.comp, "query", "--root", tree, "--task-file", os.path.join(task_dir, name), "--json"]
+    cmd = [args.comp, "query", "--root", tree, "--task-file", task_file, "--json"]
     if args.no_refresh:
         cmd.append("--no-refresh")
     started = time.monotonic()
@@ -62,17 +62,7 @@ def main():
     ap.add_argument("--quiet", action="store_true", help="only the summary line per task")
     ap.add_argument("--save", help="write {instance_id: rank} here")
     args = ap.parse_args()
-    task_dir = os.path.join(args.cache, "tasks", args.dataset)
-    ids = set(filter(None, args.ids.split(",")))
-    names = []
-    for name in sorted(os.listdir(task_dir)):
-        if not name.endswith(".json") or name == "index.json":
-            continue
-        if ids and name[: -len(".json")] not in ids:
-            task = json.load(open(os.path.join(task_dir, name)))
-            if task["instance_id"] not in ids:
-                continue
-        names.append(name)
+    tasks = cached_tasks(args.cache, args.dataset, set(filter(None, args.ids.split(","))))
     groups = collections.defaultdict(list)
     ranks = {}
     pack_ranks = {}  # instance id -> the first gold file's place in pivot_files
@@ -81,7 +71,7 @@ def main():
     sent = {}  # instance id -> (tokens of gold files sent, files sent)
     timings = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        for task, result, error in pool.map(lambda n: run_task(args, task_dir, n), names):
+        for task, result, error in pool.map(lambda t: run_task(args, *t), tasks):
             if error:
                 print(task["instance_id"], "ERROR", error)
                 continue
