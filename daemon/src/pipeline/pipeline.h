@@ -98,6 +98,15 @@ struct FileList {
   std::vector<graph::IndexedFile> files;
   std::unordered_map<std::string_view, const graph::IndexedFile*> by_path;  // views into `files`
   static std::shared_ptr<const FileList> read(graph::Store& store);
+  // The files named `base` (the path's last component), in `files` order:
+  // every file a mentioned path, trace frame or module can be. Built on
+  // first use (thread-safe), so that a task naming thousands of paths
+  // costs one pass over the list, not one per path.
+  const std::vector<const graph::IndexedFile*>& named(std::string_view base) const;
+
+ private:
+  mutable std::once_flag by_base_once_;
+  mutable std::unordered_map<std::string_view, std::vector<const graph::IndexedFile*>> by_base_;
 };
 
 // Keeps the file list between queries of a long-lived process (the

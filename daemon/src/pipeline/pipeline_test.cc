@@ -103,6 +103,42 @@ TEST(Pipeline, RanksTheFileTheEvidencePointsAt) {
   EXPECT_EQ(traced.ranking[0].path, "shop/cart.py");  // the last frame inside the project
 }
 
+// A pasted log: thousands of frames of a recursion in the project, then
+// the caller, a library frame and a name two project files carry, then
+// thousands of paths of files the project does not have. The last frame
+// that is one project file is still where it failed (whichever file that
+// is), and the one real path mentioned still counts.
+TEST(Pipeline, ALongLogStillPointsAtItsLastProjectFrame) {
+  TempTree tree("pipeline-long-log");
+  write_shop(tree);
+  tree.write("shop/a/helpers.py", "def one():\n    return 1\n");
+  tree.write("shop/b/helpers.py", "def two():\n    return 2\n");
+  auto store = indexed(tree);
+  auto log_ending_in = [](const std::string& frame) {
+    std::string log = "RecursionError in the shop\nTraceback (most recent call last):\n";
+    for (int i = 0; i < 3000; ++i) log += "  File \"/srv/app/shop/pricing.py\", line 4, in apply_discount\n";
+    log += frame;
+    log += "  File \"/usr/lib/python3/decimal.py\", line 9, in quantize\n";  // not the project's
+    log += "  File \"helpers.py\", line 2, in one\n";                      // two of the project's
+    log += "RecursionError: maximum recursion depth exceeded\n";
+    for (int i = 0; i < 2000; ++i) log += "build/out/chunk_" + std::to_string(i) + ".js\n";
+    return log + "see shop/report.py\n";
+  };
+  for (const auto& [frame, failed] : std::vector<std::pair<std::string, std::string>>{
+           {"  File \"/srv/app/shop/cart.py\", line 14, in total\n", "shop/cart.py"},
+           {"  File \"/srv/app/shop/inventory.py\", line 3, in count\n", "shop/inventory.py"}}) {
+    Request request;
+    request.task = log_ending_in(frame);
+    Result result = run_pipeline(*store, tree.root(), request);
+    ASSERT_FALSE(result.ranking.empty());
+    EXPECT_EQ(result.ranking[0].path, failed);
+    ASSERT_NE(rank_of(result, "shop/report.py"), 0u) << failed;
+    const RankedFile& report = result.ranking[rank_of(result, "shop/report.py") - 1];
+    EXPECT_NE(std::find(report.why.begin(), report.why.end(), "path shop/report.py"), report.why.end())
+        << ::testing::PrintToString(report.why);
+  }
+}
+
 TEST(Pipeline, NeverExceedsTheBudgetAndFillsIt) {
   TempTree tree("pipeline-budget");
   write_shop(tree);

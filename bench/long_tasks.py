@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""`comp query` on tasks far longer than an issue: what an agent pastes from a
+log. Two binaries side by side on one indexed tree.
+
+usage: bench/long_tasks.py OLD NEW --root TREE [--rounds 3]
+
+Writes five tasks (the same every run: a fixed seed) into a temporary
+folder and times `OLD query` and `NEW query` (`--json --no-refresh`) on each,
+alternating which goes first, and reports the median wall time, the peak
+RSS and NEW/OLD, and whether the two rankings are the same:
+
+  prose        a title and 200,000 random words (2 MB)
+  identifiers  20,000 distinct getXxxValue names
+  binary       300,000 random bytes
+  frames       a 20,000-frame Python traceback (pkg/mN.py, distinct)
+  code         a fenced block of 30,000 assignment lines
+
+Index TREE first (`comp index --root TREE`); a large tree shows most (the
+per-name and per-path work of a query scales with its files).
+"""
+import argparse
+import json
+import os
+import random
+import statistics
+import string
+import subprocess
+import tempfile
+import time
+
+
+def write_tasks(folder):
+    rng = random.Random(1)
+    words = ["".join(rng.choice(string.ascii_letters) for _ in range(rng.randint(3, 12))) for _ in range(200000)]
+    tasks = {
+        "prose": "Crash in parser\n" + " ".join(words),
+        "identifiers": "Fix getters\n" + " ".join("get" + w.capitalize() + "Value" for w in words[:20000]),
+        "binary": bytes(rng.getrandbits(8) for _ in range(300000)),
+        "frames": "Traceback (most recent call last):\n" + "\n".join(
+            f'  File "pkg/m{i}.py", line {i}, in f{i}' for i in range(20000)),
+        "code": "Code\n```python\n" + "\n".join(f"x{i} = foo{i}(bar{i})" for i in range(30000)) + "\n```",
+    }
+    paths = {}
+    for name, text in tasks.items():
+        paths[name] = os.path.join(folder, name + ".txt")
+        with open(paths[name], "wb") as out:
+            out.write(text if isinstance(text, bytes) else text.encode())
+    return paths
+
+
+def run(binary, root, task_file):
+    started = time.monotonic()
+    proc = subprocess.run([binary, "query", "--root", root, "--task-file", task_file, "--json", "--no-refresh"],
+                          capture_output=True)
+    wall = (time.monotonic() - started) * 1000
+    if proc.returncode != 0:
+        raise RuntimeError(f"{binary} on {task_file}: exit {proc.returncode}: {proc.stderr[:200]!r}")
+    return wall, proc.stdout
+
+
+def peak_rss_kb(binary, root, task_file):
+    # GNU time's %M: the peak RSS of the query process alone.
+    proc = subprocess.run(["/usr/bin/time", "-f", "%M", binary, "query", "--root", root, "--task-file", task_file,
+                           "--json", "--no-refresh"], capture_output=True, text=True)
+    return int(proc.stderr.strip().splitlines()[-1])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("old")
+    ap.add_argument("new")
+    ap.add_argument("--root", required=True)
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        tasks = write_tasks(folder)
+        print(f"{'task':12} {'OLD ms':>8} {'NEW ms':>8} {'NEW/OLD':>8} {'OLD MB':>7} {'NEW MB':>7}  same ranking")
+        for name, task_file in tasks.items():
+            times = {args.old: [], args.new: []}
+            answers = {}
+            for round_ in range(args.rounds):
+                order = [args.old, args.new] if round_ % 2 == 0 else [args.new, args.old]
+                for binary in order:
+                    wall, out = run(binary, args.root, task_file)
+                    times[binary].append(wall)
+                    answers[binary] = out
+            ranking = {b: [r["path"] for r in json.loads(answers[b])["ranking"]] for b in answers}
+            old_ms, new_ms = statistics.median(times[args.old]), statistics.median(times[args.new])
+            old_mb = peak_rss_kb(args.old, args.root, task_file) / 1024
+            new_mb = peak_rss_kb(args.new, args.root, task_file) / 1024
+            print(f"{name:12} {old_ms:8.0f} {new_ms:8.0f} {new_ms / old_ms:8.2f} {old_mb:7.0f} {new_mb:7.0f}  "
+                  f"{ranking[args.old] == ranking[args.new]}")
+
+
+if __name__ == "__main__":
+    main()
