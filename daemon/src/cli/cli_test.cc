@@ -285,6 +285,20 @@ TEST_F(CliTest, QueryPacksTheRightFileWithinTheBudget) {
   EXPECT_TRUE(result.contains("token_savings"));
   EXPECT_TRUE(result.contains("cost_estimation"));
   EXPECT_EQ(result["freshness"]["stale_files"], 0);  // the query refreshed the index first
+  EXPECT_EQ(result["task_terms"]["identifiers"][0], "parse_expr");
+  // A pasted log's terms: the first 100 of each kind are listed, not all.
+  fs::path log = root_ / "log.txt";
+  {
+    std::ofstream out(log);
+    out << "parse_expr fails\nTraceback (most recent call last):\n";
+    for (int i = 0; i < 300; ++i) out << "  File \"pkg/gen_" << i << ".py\", line 1, in step_" << i << "\n";
+  }
+  Result long_query = comp({"query", "--root", root_.string(), "--task-file", log.string(), "--json"});
+  ASSERT_EQ(long_query.exit_code, 0) << long_query.err;
+  auto long_result = nlohmann::json::parse(long_query.out);
+  EXPECT_EQ(long_result["task_terms"]["frames"].size(), 100u);
+  EXPECT_EQ(long_result["task_terms"]["frames"][0]["path"], "pkg/gen_0.py");
+  EXPECT_EQ(long_result["task_terms"]["identifiers"].size(), 100u);  // of 301
   // Plain text task, readable report.
   Result text = comp({"query", "Parser parse", "--root", root_.string()});
   ASSERT_EQ(text.exit_code, 0) << text.err;

@@ -197,10 +197,17 @@ nlohmann::json to_json(const pipeline::Result& result) {
   nlohmann::json ranking = nlohmann::json::array();
   for (const pipeline::RankedFile& ranked : result.ranking)
     ranking.push_back({{"path", ranked.path}, {"score", ranked.score}, {"why", ranked.why}});
+  // What comP read in the task, the first 100 of each kind: a pasted log's
+  // tens of thousands of names would make the answer megabytes (MCP sends
+  // this JSON as structuredContent beside the Markdown).
   const pipeline::TaskTerms& terms = result.terms;
+  static constexpr std::size_t kMostTerms = 100;
+  auto first = [](const std::vector<std::string>& all) {
+    return std::vector<std::string>(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(std::min(all.size(), kMostTerms)));
+  };
   nlohmann::json frames = nlohmann::json::array();
-  for (const pipeline::Frame& frame : terms.frames)
-    frames.push_back({{"path", frame.path}, {"line", frame.line}, {"function", frame.function}});
+  for (std::size_t i = 0; i < terms.frames.size() && i < kMostTerms; ++i)
+    frames.push_back({{"path", terms.frames[i].path}, {"line", terms.frames[i].line}, {"function", terms.frames[i].function}});
   return {{"pivot_files", pivots},
           {"token_savings", result.token_savings},
           {"cost_estimation", result.cost_estimation},
@@ -211,9 +218,9 @@ nlohmann::json to_json(const pipeline::Result& result) {
           {"ranking", ranking},
           {"left_out", result.left_out},
           {"freshness", {{"stale_files", result.stale_files}}},
-          {"task_terms", {{"identifiers", terms.identifiers}, {"dotted", terms.dotted}, {"paths", terms.paths},
-                          {"frames", frames}, {"quoted", terms.quoted}, {"words", terms.words},
-                          {"compounds", terms.compounds}}},
+          {"task_terms", {{"identifiers", first(terms.identifiers)}, {"dotted", first(terms.dotted)},
+                          {"paths", first(terms.paths)}, {"frames", frames}, {"quoted", first(terms.quoted)},
+                          {"words", first(terms.words)}, {"compounds", first(terms.compounds)}}},
           {"timing_ms", {{"search", result.search_ms}, {"pack", result.pack_ms}}}};
 }
 
