@@ -14,6 +14,9 @@ RSS and NEW/OLD, and whether the two rankings are the same:
   binary       300,000 random bytes
   frames       a 20,000-frame Python traceback (pkg/mN.py, distinct)
   code         a fenced block of 30,000 assignment lines
+  dotted       20,000 dotted names (pkg.mod.name)
+  paths        a build log naming 20,000 paths (src/x/y/index.js:12:4)
+  js_frames    a 20,000-frame JavaScript stack trace
 
 Index TREE first (`comp index --root TREE`); a large tree shows most (the
 per-name and per-path work of a query scales with its files).
@@ -39,6 +42,10 @@ def write_tasks(folder):
         "frames": "Traceback (most recent call last):\n" + "\n".join(
             f'  File "pkg/m{i}.py", line {i}, in f{i}' for i in range(20000)),
         "code": "Code\n```python\n" + "\n".join(f"x{i} = foo{i}(bar{i})" for i in range(30000)) + "\n```",
+        "dotted": "Import error\n" + " ".join(f"{a[:5]}.{b[:6]}.{c[:4]}" for a, b, c in zip(words, words[1:], words[2:20002])),
+        "paths": "Build log\n" + "\n".join(f"ERROR in src/{a}/{b}/index.js:12:4" for a, b in zip(words[:20000], words[1:])),
+        "js_frames": "TypeError\n" + "\n".join(f"    at {a} (/app/src/{b}/{c}.ts:{i}:{i})"
+                                                  for i, (a, b, c) in enumerate(zip(words[:20000], words[1:], words[2:]))),
     }
     paths = {}
     for name, text in tasks.items():
