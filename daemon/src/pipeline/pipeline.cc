@@ -74,9 +74,17 @@ const Weights& weights() {
 }
 
 // `text` ends with the path components `suffix` ("a/b.py" in "src/a/b.py",
-// not in "src/xa/b.py"). Runs over every indexed file: allocates nothing.
+// not in "src/xa/b.py"). Allocates nothing.
 bool ends_with_path(std::string_view text, std::string_view suffix) {
   return text.size() > suffix.size() && text[text.size() - suffix.size() - 1] == '/' && text.ends_with(suffix);
+}
+
+// The indexed `path` is the file a task wrote as `written`: "src/a/b.py" as
+// it is, or written absolute ("/home/x/proj/src/a/b.py", ".../site-packages/
+// pkg/b.py") or shorter ("a/b.py"): either ends with the other. Only a file
+// of the same base name can be (FileList::named).
+bool written_as(std::string_view path, std::string_view written) {
+  return path == written || ends_with_path(path, written) || ends_with_path(written, path);
 }
 
 std::string lower(std::string_view text) {
@@ -1151,17 +1159,14 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   // 3. Paths, file names and module names the task mentions (stack frames included).
   for (const std::string& mentioned : terms.paths) {
     std::vector<std::string> exact, by_name;
-    std::string base = mentioned.substr(mentioned.rfind('/') == std::string::npos ? 0 : mentioned.rfind('/') + 1);
-    // Each match below is a file of that name.
+    const std::string_view base = base_name(mentioned);
+    // Else by name: any file of that name, but a top-level one only when
+    // the task wrote no folder either.
     for (const graph::IndexedFile* file : list->named(base)) {
       const std::string& path = file->path;
-      // "src/a/b.py" as written, or written absolute ("/home/x/proj/src/a/b.py",
-      // ".../site-packages/pkg/b.py"): either ends with the other.
-      if (path == mentioned || ends_with_path(path, mentioned) || ends_with_path(mentioned, path))
+      if (written_as(path, mentioned))
         exact.push_back(path);
-      else if (mentioned.find('/') != std::string::npos && ends_with_path(path, base))
-        by_name.push_back(path);
-      else if (mentioned.find('/') == std::string::npos && (path == base || ends_with_path(path, base)))
+      else if (mentioned.find('/') == std::string::npos || path != base)
         by_name.push_back(path);
     }
     const std::vector<std::string>& matched = exact.empty() ? by_name : exact;
@@ -1251,8 +1256,8 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     const std::string* match = nullptr;
     int found = 0;
     for (const graph::IndexedFile* file : list->named(base_name(frame->path)))
-      if (const std::string& path = file->path; path == frame->path || ends_with_path(frame->path, path) || ends_with_path(path, frame->path)) {
-        match = &path;
+      if (written_as(file->path, frame->path)) {
+        match = &file->path;
         ++found;
       }
     if (found == 1) last_frame = *match;
