@@ -80,11 +80,7 @@ class Server:
         return answer, time.perf_counter() - started
 
     def rss_kb(self):
-        with open(f"/proc/{self.proc.pid}/status") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1])
-        return 0
+        return proc_status_kb(self.proc.pid, "VmHWM")["VmHWM"]
 
     def close(self):
         try:
@@ -135,12 +131,20 @@ def pick_names(comp, tree, count):
     return unique[:count]
 
 
-def current_rss_kb(pid):
+def proc_status_kb(pid, *keys):
+    """The kB fields `keys` of /proc/PID/status (VmRSS, VmHWM: the peak,
+    RssAnon, RssFile: a memory-mapped file's pages), 0 for any missing."""
+    fields = dict.fromkeys(keys, 0)
     with open(f"/proc/{pid}/status") as status:
         for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
+            key = line.split(":", 1)[0]
+            if key in fields:
+                fields[key] = int(line.split()[1])
+    return fields
+
+
+def current_rss_kb(pid):
+    return proc_status_kb(pid, "VmRSS")["VmRSS"]
 
 
 def edit_target(root, ext):

@@ -4,10 +4,11 @@ log. Two binaries side by side on one indexed tree.
 
 usage: bench/long_tasks.py OLD NEW --root TREE [--rounds 3]
 
-Writes five tasks (the same every run: a fixed seed) into a temporary
+Writes eight tasks (the same every run: a fixed seed) into a temporary
 folder and times `OLD query` and `NEW query` (`--json --no-refresh`) on each,
 alternating which goes first, and reports the median wall time, the peak
-RSS and NEW/OLD, and whether the two rankings are the same:
+RSS (the largest of the rounds, from wait4) and NEW/OLD, and whether the two
+rankings are the same:
 
   prose        a title and 200,000 random words (2 MB)
   identifiers  20,000 distinct getXxxValue names
@@ -56,20 +57,19 @@ def write_tasks(folder):
 
 
 def run(binary, root, task_file):
-    started = time.monotonic()
-    proc = subprocess.run([binary, "query", "--root", root, "--task-file", task_file, "--json", "--no-refresh"],
-                          capture_output=True)
-    wall = (time.monotonic() - started) * 1000
-    if proc.returncode != 0:
-        raise RuntimeError(f"{binary} on {task_file}: exit {proc.returncode}: {proc.stderr[:200]!r}")
-    return wall, proc.stdout
-
-
-def peak_rss_kb(binary, root, task_file):
-    # GNU time's %M: the peak RSS of the query process alone.
-    proc = subprocess.run(["/usr/bin/time", "-f", "%M", binary, "query", "--root", root, "--task-file", task_file,
-                           "--json", "--no-refresh"], capture_output=True, text=True)
-    return int(proc.stderr.strip().splitlines()[-1])
+    """Wall ms, stdout and peak RSS (kB, the query process's own: wait4) of one query."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        started = time.monotonic()
+        proc = subprocess.Popen([binary, "query", "--root", root, "--task-file", task_file, "--json", "--no-refresh"],
+                                stdout=out, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = (time.monotonic() - started) * 1000
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            err.seek(0)
+            raise RuntimeError(f"{binary} on {task_file}: exit {proc.returncode}: {err.read(200)!r}")
+        out.seek(0)
+        return wall, out.read(), usage.ru_maxrss
 
 
 def main():
@@ -84,17 +84,18 @@ def main():
         print(f"{'task':12} {'OLD ms':>8} {'NEW ms':>8} {'NEW/OLD':>8} {'OLD MB':>7} {'NEW MB':>7}  same ranking")
         for name, task_file in tasks.items():
             times = {args.old: [], args.new: []}
+            peaks = {args.old: 0, args.new: 0}
             answers = {}
             for round_ in range(args.rounds):
                 order = [args.old, args.new] if round_ % 2 == 0 else [args.new, args.old]
                 for binary in order:
-                    wall, out = run(binary, args.root, task_file)
+                    wall, out, peak_kb = run(binary, args.root, task_file)
                     times[binary].append(wall)
+                    peaks[binary] = max(peaks[binary], peak_kb)
                     answers[binary] = out
             ranking = {b: [r["path"] for r in json.loads(answers[b])["ranking"]] for b in answers}
             old_ms, new_ms = statistics.median(times[args.old]), statistics.median(times[args.new])
-            old_mb = peak_rss_kb(args.old, args.root, task_file) / 1024
-            new_mb = peak_rss_kb(args.new, args.root, task_file) / 1024
+            old_mb, new_mb = peaks[args.old] / 1024, peaks[args.new] / 1024
             print(f"{name:12} {old_ms:8.0f} {new_ms:8.0f} {new_ms / old_ms:8.2f} {old_mb:7.0f} {new_mb:7.0f}  "
                   f"{ranking[args.old] == ranking[args.new]}")
 

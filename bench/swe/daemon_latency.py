@@ -27,20 +27,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from daemon_bench import Server  # noqa: E402
-
-
-def memory_kb(pid):
-    """VmRSS, its anonymous and file-backed parts (a memory-mapped index's
-    pages are file-backed: shared with the page cache, dropped under
-    pressure), and the peak, from /proc/PID/status."""
-    fields = {"VmRSS": 0, "RssAnon": 0, "RssFile": 0, "VmHWM": 0}
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            key = line.split(":", 1)[0]
-            if key in fields:
-                fields[key] = int(line.split()[1])
-    return fields
+from daemon_bench import Server, proc_status_kb  # noqa: E402
 
 
 def main():
@@ -85,7 +72,7 @@ def main():
                 if "error" in answer or answer.get("result", {}).get("isError"):
                     sys.exit(f"{comp}: {json.dumps(answer)[:300]}")
                 latencies[comp].append(elapsed * 1000)
-            memory[comp].append(memory_kb(server.proc.pid))
+            memory[comp].append(proc_status_kb(server.proc.pid, "VmRSS", "RssAnon", "RssFile", "VmHWM"))
             server.close()
     for comp, values in latencies.items():
         values.sort()

@@ -25,6 +25,9 @@ import time
 
 from cached_tasks import cached_tasks
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from daemon_bench import percentile  # noqa: E402
+
 
 def query(binary, tree, task_file):
     started = time.monotonic()
@@ -36,11 +39,6 @@ def query(binary, tree, task_file):
     result = json.loads(proc.stdout)
     return {"wall": wall_ms, "search": result["timing_ms"]["search"], "pack": result["timing_ms"]["pack"],
             "ranking": [r["path"] for r in result["ranking"]], "pack_paths": [p["path"] for p in result["pivot_files"]]}
-
-
-def quantile(values, q):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
 
 
 def main():
@@ -75,10 +73,10 @@ def main():
         old = [r[measure] for r in runs[args.old]]
         new = [r[measure] for r in runs[args.new]]
         faster = sum(n < o for o, n in zip(old, new))
-        print(f"{measure:6} ms  OLD p50 {statistics.median(old):6.1f} p95 {quantile(old, 0.95):6.1f} | "
-              f"NEW p50 {statistics.median(new):6.1f} p95 {quantile(new, 0.95):6.1f} | "
+        print(f"{measure:6} ms  OLD p50 {statistics.median(old):6.1f} p95 {percentile(old, 0.95):6.1f} | "
+              f"NEW p50 {statistics.median(new):6.1f} p95 {percentile(new, 0.95):6.1f} | "
               f"NEW/OLD p50 {statistics.median(new) / statistics.median(old):.2f} "
-              f"p95 {quantile(new, 0.95) / quantile(old, 0.95):.2f} | NEW faster in {faster}/{len(old)}")
+              f"p95 {percentile(new, 0.95) / percentile(old, 0.95):.2f} | NEW faster in {faster}/{len(old)}")
     print(f"same ranking: {len(same_ranking)}/{len(tasks)}, same pack (paths, in order): {len(same_pack)}/{len(tasks)}")
 
 
