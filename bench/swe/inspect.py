@@ -3,6 +3,7 @@
 
 usage: bench/swe/inspect.py COMP [--cache DIR] [--dataset dev] [--ids ID,...]
                             [--jobs N] [--no-refresh] [--quiet] [--save FILE]
+                            [--candidates]
 
 Runs `comp query --json` on each task's cached tree (built by the kit's
 make_tasks.py/run.py under $COMP_SWE_CACHE) and prints the gold file's rank,
@@ -15,6 +16,10 @@ the tokens of gold files it sends and its files (p50), and how many function
 bodies it sends in full (`full_bodies`, and in gold files),
 and latency (whole `comp query` process, and its own search/pack timings;
 run with `--jobs 1` for latency).
+`--candidates` also prints, per task and for the tasks missed at 5, the best
+gold file's place among the 150 files the pack considers (from comP's
+evidence dump, COMP_PIPELINE_FEATURES): a miss whose gold file is there is a
+ranking problem, one whose gold file is not needs evidence comP lacks.
 `--no-refresh` queries the index as it is (index the trees first with
 `comp index`), which makes a tuning round take seconds.
 """
@@ -24,6 +29,7 @@ import concurrent.futures
 import json
 import os
 import subprocess
+import tempfile
 import time
 
 from cached_tasks import cached_tasks
@@ -40,13 +46,25 @@ def run_task(args, task, task_file, tree):
     cmd = [args.comp, "query", "--root", tree, "--task-file", task_file, "--json"]
     if args.no_refresh:
         cmd.append("--no-refresh")
-    started = time.monotonic()
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    wall_ms = (time.monotonic() - started) * 1000
-    if proc.returncode != 0:
-        return task, None, proc.stderr[:200]
-    result = json.loads(proc.stdout)
-    result["wall_ms"] = wall_ms
+    env = None
+    with tempfile.TemporaryDirectory() as scratch:
+        features = os.path.join(scratch, "features.tsv")
+        if args.candidates:
+            env = dict(os.environ, COMP_PIPELINE_FEATURES=features)
+        started = time.monotonic()
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+        wall_ms = (time.monotonic() - started) * 1000
+        if proc.returncode != 0:
+            return task, None, proc.stderr[:200]
+        result = json.loads(proc.stdout)
+        result["wall_ms"] = wall_ms
+        if args.candidates:
+            # The files the pack considered, best first (the evidence dump's first column).
+            # (None when comP could not write it.)
+            result["candidates"] = []
+            if os.path.exists(features):
+                with open(features) as dumped:
+                    result["candidates"] = [line.split("\t", 1)[0] for line in dumped]
     return task, result, None
 
 
@@ -61,6 +79,10 @@ def main():
     ap.add_argument("--no-refresh", action="store_true")
     ap.add_argument("--quiet", action="store_true", help="only the summary line per task")
     ap.add_argument("--save", help="write {instance_id: rank} here")
+    ap.add_argument("--candidates", action="store_true",
+                    help="also the best gold file's place among the 150 files the pack considers "
+                         "(COMP_PIPELINE_FEATURES): what any re-ranking of today's evidence could reach; "
+                         "the dump reads files, so leave latency to runs without it")
     args = ap.parse_args()
     tasks = cached_tasks(args.cache, args.dataset, set(filter(None, args.ids.split(","))))
     groups = collections.defaultdict(list)
@@ -70,6 +92,7 @@ def main():
     bodies = {}  # instance id -> (function bodies sent in full, of them in gold files)
     sent = {}  # instance id -> (tokens of gold files sent, files sent)
     timings = []
+    candidate_ranks = {}  # instance id -> the best gold file's place among the considered files (--candidates)
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         for task, result, error in pool.map(lambda t: run_task(args, *t), tasks):
             if error:
@@ -93,7 +116,13 @@ def main():
             bodies[task["instance_id"]] = (sum(len(p.get("full_bodies", [])) for p in result["pivot_files"]),
                                            sum(len(p.get("full_bodies", [])) for p in result["pivot_files"]
                                                if p["path"] in gold))
-            print(f"{task['instance_id']:40} rank={rank} packed={packs[task['instance_id']][0]} "
+            among = ""
+            if args.candidates:
+                considered = result["candidates"]
+                candidate_ranks[task["instance_id"]] = min(
+                    (considered.index(g) + 1 for g in gold if g in considered), default=None)
+                among = f" among_{len(considered)}={candidate_ranks[task['instance_id']]}"
+            print(f"{task['instance_id']:40} rank={rank}{among} packed={packs[task['instance_id']][0]} "
                   f"all_packed={packs[task['instance_id']][1]} gold={gold[:4]}")
             if args.quiet or rank == 1:
                 continue
@@ -124,6 +153,15 @@ def main():
         print(f"tokens of gold files sent: {sum(t for t, _ in sent.values())}, files per pack p50: {files[n // 2]}")
         print(f"function bodies sent in full: {sum(a for a, _ in bodies.values())}, "
               f"in gold files: {sum(b for _, b in bodies.values())}")
+        if candidate_ranks:
+            # A task missed at 5 whose gold file is among the candidates is a
+            # ranking problem; one whose gold file is not needs new evidence.
+            missed = sorted(((candidate_ranks[i] is None, candidate_ranks[i] or 0), i)
+                            for i, r in ranks.items() if not r or r > 5)
+            print(f"a gold file among the files the pack considers: "
+                  f"{sum(r is not None for r in candidate_ranks.values())}/{n}; "
+                  f"missed at 5, the best gold file's place there: "
+                  f"{', '.join(str(candidate_ranks[i]) for _, i in missed) or '-'}")
     if args.save:
         json.dump(ranks, open(args.save, "w"), indent=1, sort_keys=True)
 
