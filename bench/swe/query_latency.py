@@ -2,9 +2,11 @@
 """`comp query` latency of two binaries side by side on a bench-swe dataset.
 
 usage: bench/swe/query_latency.py OLD NEW [--cache DIR] [--dataset polybench-dev]
-                                 [--rounds 1] [--ids ID,...]
+                                 [--rounds 1] [--ids ID,...] [--refresh]
 
-Runs `OLD query` and `NEW query` (`--json --no-refresh`) on each task's cached
+Runs `OLD query` and `NEW query` (`--json --no-refresh`; with `--refresh`,
+`--json` alone: each query brings the index up to date first, as `comp
+query` does by default and the kit runs it) on each task's cached
 tree (built by the kit's make_tasks.py/run.py under $COMP_SWE_CACHE; index
 the trees first), one after the other, the order alternating from task to
 task so that neither binary always meets a warm or a cold cache. Prints, for
@@ -29,10 +31,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from daemon_bench import percentile  # noqa: E402
 
 
-def query(binary, tree, task_file):
+def query(binary, tree, task_file, refresh):
     started = time.monotonic()
-    proc = subprocess.run([binary, "query", "--root", tree, "--task-file", task_file, "--json", "--no-refresh"],
-                          capture_output=True, text=True)
+    proc = subprocess.run([binary, "query", "--root", tree, "--task-file", task_file, "--json"] +
+                          ([] if refresh else ["--no-refresh"]), capture_output=True, text=True)
     wall_ms = (time.monotonic() - started) * 1000
     if proc.returncode != 0:
         raise RuntimeError(f"{binary} failed on {task_file}: {proc.stderr[:200]}")
@@ -49,6 +51,7 @@ def main():
     ap.add_argument("--dataset", default="polybench-dev")
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--ids", default="")
+    ap.add_argument("--refresh", action="store_true", help="each query refreshes the index first (comp query's default)")
     args = ap.parse_args()
     tasks = [(task["instance_id"], tree, task_file)
              for task, task_file, tree in cached_tasks(args.cache, args.dataset, set(filter(None, args.ids.split(","))))
@@ -61,14 +64,14 @@ def main():
         for instance_id, tree, task_file in tasks:
             order = [args.old, args.new] if turn % 2 == 0 else [args.new, args.old]
             turn += 1
-            answers = {binary: query(binary, tree, task_file) for binary in order}
+            answers = {binary: query(binary, tree, task_file, args.refresh) for binary in order}
             for binary in order:
                 runs[binary].append(answers[binary])
             if answers[args.old]["ranking"] == answers[args.new]["ranking"]:
                 same_ranking.add(instance_id)
             if answers[args.old]["pack_paths"] == answers[args.new]["pack_paths"]:
                 same_pack.add(instance_id)
-    print(f"{len(tasks)} tasks x {args.rounds} round(s), {args.dataset}")
+    print(f"{len(tasks)} tasks x {args.rounds} round(s), {args.dataset}{', refresh first' if args.refresh else ''}")
     for measure in ("wall", "search", "pack"):
         old = [r[measure] for r in runs[args.old]]
         new = [r[measure] for r in runs[args.new]]

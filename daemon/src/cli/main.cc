@@ -152,14 +152,18 @@ void print_summary(const comp::index::IndexSummary& summary, const fs::path& roo
 
 void say_waiting() { std::cerr << "comp: another comp process is indexing this workspace; waiting for it\n"; }
 
-// Brings the index up to date before a command reads it (query, diff, pack).
-void refresh_index(const fs::path& root, unsigned jobs = 0) {
+// Brings the index up to date before a command reads it (query, diff, pack);
+// with `keep_files`, returns its files when the run changed none
+// (index::IndexSummary::files), for a query that would read them again.
+std::optional<std::vector<comp::graph::IndexedFile>> refresh_index(const fs::path& root, unsigned jobs = 0,
+                                                                   bool keep_files = false) {
   comp::index::IndexOptions options;
   options.root = root;
   options.jobs = jobs;  // 0: all cores
   options.on_waiting = say_waiting;
   options.counts = false;  // nothing prints them
-  comp::index::run_index(options);
+  options.keep_files = keep_files;
+  return std::move(comp::index::run_index(options).files);
 }
 
 int run_index_command(const Common& common, unsigned jobs, std::uint64_t max_file_size, bool rebuild, bool no_edges) {
@@ -465,10 +469,12 @@ int run_query_command(const Common& common, const QueryOptions& query) {
     std::cerr << "comp: the task is empty: give it as an argument or with --task-file\n";
     return kExitUsage;
   }
-  if (!query.no_refresh) refresh_index(root);  // never answer from a stale index
+  std::optional<std::vector<comp::graph::IndexedFile>> files;
+  if (!query.no_refresh) files = refresh_index(root, 0, /*keep_files=*/true);  // never answer from a stale index
   auto store = comp::graph::Store::open_existing(root);
   store->set_memory_map_mib(kQueryMemoryMapMib);
   comp::pipeline::Request request;
+  if (files) request.files = comp::pipeline::FileList::of(std::move(*files));
   if (!query.no_refresh) request.stale_files = 0;  // the refresh just compared every file with the disk
   request.task = task;
   request.max_tokens = query.max_tokens;

@@ -414,7 +414,7 @@ struct Store::Statements {
         insert_symbol_text(db, "INSERT INTO symbols_fts (rowid, name, signature, scope) VALUES (?1, ?2, ?3, ?4)"),
         insert_file_text(db, "INSERT INTO files_fts (rowid, path, body) VALUES (?1, ?2, ?3)"),
         touch_file(db, "UPDATE files SET mtime_ns = ?2, last_modified = ?3, indexed_at = ?4 WHERE path = ?1"),
-        file_states(db, "SELECT path, size, mtime_ns, hash, skip_reason, indexed_at FROM files"),
+        file_states(db, "SELECT path, size, mtime_ns, hash, skip_reason, indexed_at, language, rowid FROM files"),
         all_files(db, (std::string("SELECT ") + kFileColumns + " FROM files ORDER BY path").c_str()),
         one_file(db, (std::string("SELECT ") + kFileColumns + " FROM files WHERE path = ?1").c_str()),
         nodes_of_file(db, (std::string("SELECT ") + kNodeColumns + " FROM nodes WHERE file_path = ?1 ORDER BY line, "
@@ -615,7 +615,8 @@ void read_file_states(Statement& statement, bool hashes, std::unordered_map<std:
   while (statement.step())
     states->emplace(statement.text(0), FileState{static_cast<std::uint64_t>(statement.integer(1)),
                                                  statement.integer(2), hashes ? statement.text(3) : std::string(),
-                                                 statement.text(4), statement.integer(5)});
+                                                 statement.text(4), statement.integer(5), statement.text(6),
+                                                 statement.integer(7)});
 }
 
 }  // namespace
@@ -633,8 +634,8 @@ std::unordered_map<std::string, FileState> Store::file_states(const std::vector<
   // "a/b" and what sorts between "a/b/" and "a/b0" ('0' follows '/'): the
   // primary key's index answers both.
   Statement statement(db_,
-                      "SELECT path, size, mtime_ns, hash, skip_reason, indexed_at FROM files WHERE path = ?1 OR "
-                      "(path >= ?2 AND path < ?3)");
+                      "SELECT path, size, mtime_ns, hash, skip_reason, indexed_at, language, rowid FROM files "
+                      "WHERE path = ?1 OR (path >= ?2 AND path < ?3)");
   for (const std::string& path : paths) {
     std::string under = path + "/", after = path + "0";
     statement.bind(1, path).bind(2, under).bind(3, after);
@@ -670,7 +671,7 @@ std::int64_t Store::data_version() { return scalar_query(db_, "PRAGMA data_versi
 
 std::vector<IndexedFile> Store::indexed_files() {
   std::vector<IndexedFile> out;
-  Statement statement(db_, "SELECT path, language, size, mtime_ns FROM files WHERE skip_reason = ''");
+  Statement statement(db_, "SELECT path, language, size, mtime_ns FROM files WHERE skip_reason = '' ORDER BY rowid");
   while (statement.step())
     out.push_back({statement.text(0), statement.text(1), static_cast<std::uint64_t>(statement.integer(2)),
                    statement.integer(3)});

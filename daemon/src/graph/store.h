@@ -47,6 +47,8 @@ struct FileState {
   std::string sha256;       // hex; empty for a skipped file
   std::string skip_reason;  // "" when indexed
   std::int64_t indexed_at = 0;  // unix seconds when the content was last read
+  std::string language;     // as in IndexedFile
+  std::int64_t row = 0;     // the row's rowid: indexed_files() lists files in this order
 };
 
 struct FileRecord {
@@ -284,7 +286,8 @@ class Store {
   // whichever process wrote the index (a scan of the file rows, without
   // copying them: a few ms on 42k files).
   std::uint64_t files_digest(const std::function<bool(std::string_view path)>& with_content);
-  // The files that were indexed (no skip reason), in no particular order.
+  // The files that were indexed (no skip reason), in the order of their
+  // rows (rowid; FileState::row).
   std::vector<IndexedFile> indexed_files();
   std::optional<FileRecord> file(const std::string& path);
   // The text the full-text index holds for a file (for documents: their

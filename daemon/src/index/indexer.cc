@@ -460,12 +460,14 @@ IndexSummary run_index(const IndexOptions& options) {
     }
   };
 
+  bool rows_written = !work.empty();  // some row of `files` is rewritten, added or removed below
   // Skipped-by-walk files (too large, outside links, unreadable): recorded
   // with their reason, rewritten only when that changes.
   for (const walk::SkippedEntry& skipped : walked.skipped) {
     auto found = previous.find(skipped.rel_path);
     known += found != previous.end();
     if (found != previous.end() && found->second.skip_reason == walk::to_string(skipped.reason)) continue;
+    rows_written = true;
     graph::FileRecord file;
     file.path = skipped.rel_path;
     file.skip_reason = walk::to_string(skipped.reason);
@@ -486,9 +488,31 @@ IndexSummary run_index(const IndexOptions& options) {
         old_hashes.push_back(store->file_hash(path));
       current_batch().remove_file(path);
       ++summary.files_removed;
+      rows_written = true;
     }
   }
   commit_batch();
+  if (options.keep_files && !summary.targeted && !rows_written) {
+    // The index's files as read before the walk, which nothing has changed
+    // since (this run holds the writer lock): their paths moved out of
+    // `previous`, which is not read again.
+    // (Sorted as node handles, small, so that a large tree's list is
+    // allocated once: fresh pages cost as much as the read they save.)
+    using Node = std::unordered_map<std::string, graph::FileState>::node_type;
+    std::vector<Node> rows;
+    rows.reserve(previous.size());
+    while (!previous.empty()) {
+      Node node = previous.extract(previous.begin());
+      if (node.mapped().skip_reason.empty()) rows.push_back(std::move(node));
+    }
+    std::sort(rows.begin(), rows.end(), [](const Node& a, const Node& b) { return a.mapped().row < b.mapped().row; });
+    summary.files.emplace();
+    summary.files->reserve(rows.size());
+    for (Node& node : rows) {
+      graph::FileState& state = node.mapped();
+      summary.files->push_back({std::move(node.key()), std::move(state.language), state.size, state.mtime_ns});
+    }
+  }
 
   unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
   jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(work.size(), 1)));

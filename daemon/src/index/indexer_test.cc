@@ -51,6 +51,62 @@ TEST(Indexer, UnchangedTreeIsNotRead) {
   EXPECT_EQ(again.bytes_read, 0u);
 }
 
+// A refresh that changed no file row hands the index's files to a query
+// (IndexOptions::keep_files), exactly as the store would read them: the
+// same rows, in the same (row) order, skipped files left out.
+TEST(Indexer, AnUnchangedRefreshHandsOverTheIndexedFiles) {
+  TempTree tree("idx-keep");
+  for (int i = 0; i < 6; ++i) tree.write("m" + std::to_string(i) + ".py", testing::generated_source(".py", i, 2));
+  tree.write("notes.txt", "plain words\n");
+  tree.write("blob.bin", std::string("ab\0cd", 5));  // skipped: binary
+  tree.backdate();
+  index_tree(tree);
+  // m0.py removed and written again: its new row follows the others, so
+  // the rows' order is not the paths'.
+  tree.remove("m0.py");
+  index_tree(tree);
+  tree.write("m0.py", "def again():\n    return 0\n");
+  tree.backdate();
+  index_tree(tree);
+
+  auto as_rows = [](const std::vector<graph::IndexedFile>& files) {
+    std::vector<std::string> rows;
+    for (const graph::IndexedFile& file : files)
+      rows.push_back(file.path + "|" + file.language + "|" + std::to_string(file.size) + "|" +
+                     std::to_string(file.mtime_ns));
+    return rows;
+  };
+  IndexOptions refresh;
+  refresh.root = tree.root();
+  refresh.counts = false;
+  refresh.keep_files = true;
+  IndexSummary unchanged = run_index(refresh);
+  ASSERT_TRUE(unchanged.files.has_value());
+  std::vector<graph::IndexedFile> stored = graph::Store::open(tree.root())->indexed_files();
+  EXPECT_EQ(as_rows(*unchanged.files), as_rows(stored));
+  ASSERT_EQ(stored.size(), 7u);  // six modules and the notes, not the binary
+  EXPECT_EQ(stored.back().path, "m0.py");
+
+  // Not asked for, a targeted run, or a run that wrote a row: none.
+  IndexOptions plain = refresh;
+  plain.keep_files = false;
+  EXPECT_FALSE(run_index(plain).files.has_value());
+  IndexOptions targeted = refresh;
+  targeted.only = std::vector<std::string>{"m1.py"};
+  EXPECT_FALSE(run_index(targeted).files.has_value());
+  tree.write("m2.py", "def edited():\n    return 2\n");
+  EXPECT_FALSE(run_index(refresh).files.has_value());
+  tree.remove("m3.py");
+  EXPECT_FALSE(run_index(refresh).files.has_value());
+  tree.write("blob.bin", std::string(2u << 20, 'x'));  // its skip reason changes: binary -> too large
+  EXPECT_FALSE(run_index(refresh).files.has_value());
+  // Files written within the tick of their last read are read again by
+  // every run (racily clean) until their times are older: then none changes.
+  tree.backdate();
+  run_index(refresh);
+  EXPECT_TRUE(run_index(refresh).files.has_value());
+}
+
 TEST(Indexer, SameContentNewMtimeIsOnlyTouched) {
   TempTree tree("idx-touch");
   tree.write("a.py", "def a(): pass\n");

@@ -900,9 +900,11 @@ std::string page_outline(std::string_view text, const std::vector<std::string>& 
   return outline_lines(lines, std::move(picked), limit, tokens_out);
 }
 
-std::shared_ptr<const FileList> FileList::read(graph::Store& store) {
+std::shared_ptr<const FileList> FileList::read(graph::Store& store) { return of(store.indexed_files()); }
+
+std::shared_ptr<const FileList> FileList::of(std::vector<graph::IndexedFile> files) {
   auto list = std::make_shared<FileList>();
-  list->files = store.indexed_files();
+  list->files = std::move(files);
   list->by_path.reserve(list->files.size());
   for (const graph::IndexedFile& file : list->files) list->by_path.emplace(file.path, &file);
   return list;
@@ -979,7 +981,9 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
 
   // Every indexed file, and a lookup by path into it (a large tree has tens
   // of thousands: a light row each, read once per query or kept by `file_lists`).
-  const std::shared_ptr<const FileList> list = file_lists ? file_lists->get(store) : FileList::read(store);
+  const std::shared_ptr<const FileList> list = request.files ? request.files
+                                               : file_lists   ? file_lists->get(store)
+                                                              : FileList::read(store);
   const std::vector<graph::IndexedFile>& indexed = list->files;
   const std::unordered_map<std::string_view, const graph::IndexedFile*>& files = list->by_path;
   // Freshness: indexed files whose size or mtime differ from the disk, unless
@@ -1124,8 +1128,11 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     if (name.size() > 4 && name.compare(0, 2, "__") == 0 && name.compare(name.size() - 2, 2, "__") == 0) continue;
     std::vector<graph::NodeRecord> nodes = store.nodes_named(name);
     std::set<std::string> defining;
+    // (Of listed files only: an index committed since the list was read
+    // may name others.)
     for (const graph::NodeRecord& node : nodes)
-      if (node.kind != "file" && node.kind != "variable" && node.kind != "field" && node.kind != "property")
+      if (node.kind != "file" && node.kind != "variable" && node.kind != "field" && node.kind != "property" &&
+          files.count(node.file_path))
         defining.insert(node.file_path);
     if (defining.empty() || defining.size() > 12) continue;
     double weight = (title_names.count(lower(name)) ? weights().title_name : 1.0) / static_cast<double>(defining.size());
@@ -1276,7 +1283,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     for (const std::string& name : classes) {
       std::set<std::string> defining;
       for (const graph::NodeRecord& node : store.nodes_named(name))
-        if (node.kind == "class") defining.insert(node.file_path);
+        if (node.kind == "class" && files.count(node.file_path)) defining.insert(node.file_path);
       if (defining.size() == 1) add(candidates, *defining.begin(), kFrame, weights().last_frame, "class " + name);
     }
   }

@@ -27,6 +27,8 @@ class CompressionCache;
 
 namespace comp::pipeline {
 
+struct FileList;
+
 struct Request {
   std::string task;
   std::size_t max_tokens = 8000;     // hard limit on the tokens of all contents together
@@ -39,6 +41,10 @@ struct Request {
   // command that brought the index up to date just before (0). Unset: every
   // indexed file is stat'ed to count them.
   std::optional<std::size_t> stale_files;
+  // The index's files, when the caller has them as the store would read
+  // them now (a refresh that changed no file row: index::IndexSummary::files).
+  // Unset: read from the store (or the FileListCache given).
+  std::shared_ptr<const FileList> files;
   // Polled between steps; when it returns true run_pipeline throws Cancelled.
   std::function<bool()> cancelled;
 };
@@ -93,11 +99,13 @@ struct Cancelled : std::runtime_error {
 };
 
 // Every indexed file, with a lookup by path: what a query reads of the files
-// table (on a 40,000-file tree about 100 ms).
+// table (on a 40,000-file tree 50-100 ms), unless a refresh just read it
+// (Request::files).
 struct FileList {
   std::vector<graph::IndexedFile> files;
   std::unordered_map<std::string_view, const graph::IndexedFile*> by_path;  // views into `files`
   static std::shared_ptr<const FileList> read(graph::Store& store);
+  static std::shared_ptr<const FileList> of(std::vector<graph::IndexedFile> files);
   // The files named `base` (the path's last component), in `files` order:
   // every file a mentioned path, trace frame or module can be. Built on
   // first use (thread-safe), so that a task naming thousands of paths
