@@ -26,6 +26,7 @@ ranking problem, one whose gold file is not needs evidence comP lacks.
 import argparse
 import collections
 import concurrent.futures
+import contextlib
 import json
 import os
 import subprocess
@@ -46,11 +47,9 @@ def run_task(args, task, task_file, tree):
     cmd = [args.comp, "query", "--root", tree, "--task-file", task_file, "--json"]
     if args.no_refresh:
         cmd.append("--no-refresh")
-    env = None
-    with tempfile.TemporaryDirectory() as scratch:
-        features = os.path.join(scratch, "features.tsv")
-        if args.candidates:
-            env = dict(os.environ, COMP_PIPELINE_FEATURES=features)
+    with tempfile.TemporaryDirectory() if args.candidates else contextlib.nullcontext() as scratch:
+        features = os.path.join(scratch, "features.tsv") if scratch else None
+        env = dict(os.environ, COMP_PIPELINE_FEATURES=features) if features else None
         started = time.monotonic()
         proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
         wall_ms = (time.monotonic() - started) * 1000
@@ -58,9 +57,9 @@ def run_task(args, task, task_file, tree):
             return task, None, proc.stderr[:200]
         result = json.loads(proc.stdout)
         result["wall_ms"] = wall_ms
-        if args.candidates:
-            # The files the pack considered, best first (the evidence dump's first column).
-            # (None when comP could not write it.)
+        if features:
+            # The files the pack considered, best first (the evidence dump's
+            # first column; no dump when comP could not write the file).
             result["candidates"] = []
             if os.path.exists(features):
                 with open(features) as dumped:

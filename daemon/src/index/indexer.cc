@@ -292,6 +292,28 @@ Outcome process_safely(const WorkItem& item, const IndexOptions& options, parse:
   }
 }
 
+// What Store::indexed_files() reads, from the file states of the whole
+// index: the indexed ones, in row order, their paths moved out of `states`.
+// (Sorted as node handles, small, so that a large tree's list is allocated
+// once: fresh pages cost as much as the read they save.)
+std::vector<graph::IndexedFile> indexed_files_of(std::unordered_map<std::string, graph::FileState> states) {
+  using Node = std::unordered_map<std::string, graph::FileState>::node_type;
+  std::vector<Node> rows;
+  rows.reserve(states.size());
+  while (!states.empty()) {
+    Node node = states.extract(states.begin());
+    if (node.mapped().skip_reason.empty()) rows.push_back(std::move(node));
+  }
+  std::sort(rows.begin(), rows.end(), [](const Node& a, const Node& b) { return a.mapped().row < b.mapped().row; });
+  std::vector<graph::IndexedFile> files;
+  files.reserve(rows.size());
+  for (Node& node : rows) {
+    graph::FileState& state = node.mapped();
+    files.push_back({std::move(node.key()), std::move(state.language), state.size, state.mtime_ns});
+  }
+  return files;
+}
+
 }  // namespace
 
 std::vector<graph::NodeRecord> to_node_records(const std::string& path, const std::vector<parse::Symbol>& symbols) {
@@ -492,27 +514,9 @@ IndexSummary run_index(const IndexOptions& options) {
     }
   }
   commit_batch();
-  if (options.keep_files && !summary.targeted && !rows_written) {
-    // The index's files as read before the walk, which nothing has changed
-    // since (this run holds the writer lock): their paths moved out of
-    // `previous`, which is not read again.
-    // (Sorted as node handles, small, so that a large tree's list is
-    // allocated once: fresh pages cost as much as the read they save.)
-    using Node = std::unordered_map<std::string, graph::FileState>::node_type;
-    std::vector<Node> rows;
-    rows.reserve(previous.size());
-    while (!previous.empty()) {
-      Node node = previous.extract(previous.begin());
-      if (node.mapped().skip_reason.empty()) rows.push_back(std::move(node));
-    }
-    std::sort(rows.begin(), rows.end(), [](const Node& a, const Node& b) { return a.mapped().row < b.mapped().row; });
-    summary.files.emplace();
-    summary.files->reserve(rows.size());
-    for (Node& node : rows) {
-      graph::FileState& state = node.mapped();
-      summary.files->push_back({std::move(node.key()), std::move(state.language), state.size, state.mtime_ns});
-    }
-  }
+  // The states read before the walk, which nothing has changed since (this
+  // run holds the writer lock); `previous` is not read again.
+  if (options.keep_files && !summary.targeted && !rows_written) summary.files = indexed_files_of(std::move(previous));
 
   unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
   jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(work.size(), 1)));
