@@ -1285,6 +1285,34 @@ TEST(Pipeline, ReadsTheTaskAsItsReaderDoes) {
 
 // "'X' object has no attribute 'y'": class X lacks y, and its file is where
 // the fix goes, though the last frame is the caller that asked for y.
+// A caller's file list (Request::files) read before a commit: the symbol
+// lookups, which read the store as it is now, find definitions in a file the
+// list lacks. The query keeps to the list instead of failing on that file.
+TEST(Pipeline, AListReadBeforeACommitKeepsTheQueryToItsFiles) {
+  TempTree tree("pipeline-listed-files");
+  write_shop(tree);
+  auto store = indexed(tree);
+  Request request;
+  request.files = FileList::read(*store);
+
+  tree.write("shop/returns.py", "class Refunder:\n    def refund_order(self, order):\n        return order\n");
+  index_tree(tree);  // committed after the list was read
+  ASSERT_FALSE(store->nodes_named("refund_order").empty());
+  request.task = "refund_order fails: 'Refunder' object has no attribute 'undo'\n"
+                 "`Refunder.refund_order` and `apply_discount` in shop/pricing.py";
+  Result result;
+  ASSERT_NO_THROW(result = run_pipeline(*store, tree.root(), request));
+  ASSERT_FALSE(result.ranking.empty());
+  EXPECT_EQ(result.ranking[0].path, "shop/pricing.py");
+  EXPECT_EQ(rank_of(result, "shop/returns.py"), 0u);
+  EXPECT_EQ(sent_file(result, "shop/returns.py"), nullptr);
+
+  // The store's own list, read now, has the new file and ranks it.
+  request.files = nullptr;
+  result = run_pipeline(*store, tree.root(), request);
+  EXPECT_NE(rank_of(result, "shop/returns.py"), 0u);
+}
+
 TEST(Pipeline, AnObjectWithoutTheAttributeNamesItsClass) {
   TempTree tree("pipeline-lacks");
   tree.write("pkg/__init__.py", "");
