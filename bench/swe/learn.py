@@ -60,8 +60,9 @@ def dump(args, out_dir):
                 cells = line.rstrip("\n").split("\t")
                 values = dict(zip(["score"] + PARTS + EXTRA, map(float, cells[1:])))
                 values["gold"] = cells[0] in gold
+                values["path"] = cells[0]
                 rows.append(values)
-        return {"id": task["instance_id"], "dataset": dataset, "repo": task["repo"], "rows": rows}
+        return {"id": task["instance_id"], "dataset": dataset, "repo": task["repo"], "tree": tree, "rows": rows}
 
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
         return list(pool.map(run, jobs))
