@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Would the files that changed together in git history complete comP's packs?
+
+usage: bench/swe/cochange.py COMP [--cache DIR] [--datasets dev,polybench-dev]
+                             [--mirror-root DIR] [--kit DIR] [--history 300,1000,3000]
+                             [--largest 30] [--seeds 1,2,3] [--partners 1,3,5] [--jobs 2]
+
+A fix often changes files that nothing in the code links: a component and its
+generated JavaScript twin and preview, a Java class and its config class, a
+source file and the page that documents it, two translations. Those pairs
+show in version control: files that changed in the same commits before. The
+kit cannot show what such evidence would do in `comp query` (its trees come
+from `git archive`, without .git), so this script asks offline, per task:
+
+- comP's answer on the task's indexed tree (`comp query --no-refresh --json`:
+  `ranking`, the top 20, and `pivot_files`, the 8,000-token pack);
+- the history before the fix (`git log BASE_COMMIT` in the task's mirror:
+  the last `--history` commits, each with the files it changed; commits that
+  change more than `--largest` files, merges and mass renames, are left out);
+- the co-change partners of comP's `--seeds` strongest ranked files: every
+  file changed in the same commits, each commit weighing 1 / (its files - 1),
+  kept only when it exists in the tree at the base commit and is no test
+  (the kit's polyglot rule, which also filters the gold files).
+
+It prints, per setting, on how many tasks every gold file is sent when the
+`--partners` best partners not yet in the pack are added to it (pointers,
+as comP's graph neighbours are), and how many files that adds; and Acc@5 when
+the best partner of the strongest file takes the ranking's fifth place
+(gains and losses named). Needs the kit's mirrors ($SWE_MIRROR_ROOT, the
+kit's sources.find_mirror) and the trees indexed (`comp index`). git runs
+with argument lists, never a shell; a base commit must be 40 hex digits.
+Standard library only.
+"""
+import argparse
+import collections
+import concurrent.futures
+import json
+import os
+import re
+import subprocess
+import sys
+
+from cached_tasks import cached_tasks
+
+HEX40 = re.compile(r"^[0-9a-f]{40}$")
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def comp_answer(comp, tree, task_file):
+    proc = subprocess.run([comp, "query", "--root", tree, "--task-file", task_file, "--json", "--no-refresh"],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(proc.stderr[:200])
+    result = json.loads(proc.stdout)
+    return [r["path"] for r in result["ranking"]], [p["path"] for p in result["pivot_files"]]
+
+
+def history(git_dir, commit, count):
+    """[set of files changed] for the last `count` commits reachable from
+    `commit`, newest first (merges have no file list here: --no-merges)."""
+    if not HEX40.match(commit):
+        raise ValueError(f"not a commit id: {commit!r}")
+    out = subprocess.run(["git", "--git-dir", git_dir, "log", "--no-merges", "--no-renames", "--format=%x00",
+                          "--name-only", "-n", str(count), commit, "--"],
+                         capture_output=True, check=True).stdout.decode("utf-8", "surrogateescape")
+    return [set(filter(None, block.split("\n"))) for block in out.split("\0")[1:]]
+
+
+def partners(commits, seeds, largest, keep):
+    """{file: weight} of the files changed with any of `seeds`, best first."""
+    weight = collections.Counter()
+    for files in commits:
+        if len(files) < 2 or len(files) > largest:
+            continue
+        hit = [s for s in seeds if s in files]
+        if not hit:
+            continue
+        for f in files:
+            if f not in seeds and keep(f):
+                weight[f] += len(hit) / (len(files) - 1)
+    return weight.most_common()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("comp")
+    ap.add_argument("--cache", default=os.environ.get("COMP_SWE_CACHE", os.path.expanduser("~/.cache/comp-swe")))
+    ap.add_argument("--datasets", default="dev,polybench-dev")
+    ap.add_argument("--mirror-root", default=os.environ.get("SWE_MIRROR_ROOT"))
+    ap.add_argument("--kit", default=os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "bench-swe")),
+                    help="the bench-swe kit (for its mirror lookup and test rule)")
+    ap.add_argument("--history", default="300,1000,3000", help="commits before the base commit")
+    ap.add_argument("--largest", type=int, default=30, help="leave out commits that change more files")
+    ap.add_argument("--seeds", default="1,2,3", help="comP's strongest ranked files whose partners count")
+    ap.add_argument("--partners", default="1,3,5", help="partners added to the pack")
+    ap.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args()
+    sys.path.insert(0, args.kit)
+    import sources  # the kit's: find_mirror, is_test_path_polyglot
+
+    histories = [int(h) for h in args.history.split(",")]
+    seed_counts = [int(s) for s in args.seeds.split(",")]
+    partner_counts = [int(p) for p in args.partners.split(",")]
+
+    def one(job):
+        task, task_file, tree = job
+        ranking, pack = comp_answer(args.comp, tree, task_file)
+        git_dir = sources.find_mirror(task["repo"], task["base_commit"], args.mirror_root)
+        commits = history(git_dir, task["base_commit"], max(histories))
+        keep = lambda f: not sources.is_test_path_polyglot(f) and os.path.isfile(os.path.join(tree, f))
+        found = {}
+        for h in histories:
+            for s in seed_counts:
+                found[h, s] = partners(commits[:h], ranking[:s], args.largest, keep)
+        return task, ranking, pack, found
+
+    for dataset in args.datasets.split(","):
+        jobs = cached_tasks(args.cache, dataset)
+        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            answers = list(pool.map(one, jobs))
+        n = len(answers)
+        every = sum(all(g in pack for g in task["gold_files"]) for task, _, pack, _ in answers)
+        at5 = {task["instance_id"] for task, ranking, _, _ in answers if set(task["gold_files"]) & set(ranking[:5])}
+        print(f"## {dataset}: {n} tasks; comP sends every gold file in {every}/{n}, Acc@5 {len(at5) / n:.3f}")
+        print("| history | seeds | partners added | every gold file sent | tasks gained | files added (sum) "
+              "| partner is gold (of those added) | Acc@5, best partner of the first at 5 | gained / lost at 5 |")
+        print("| ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | --- |")
+        for h in histories:
+            for s in seed_counts:
+                first_partner = {}
+                for p in partner_counts:
+                    complete, gained, added, golden = 0, [], 0, 0
+                    for task, ranking, pack, found in answers:
+                        gold = set(task["gold_files"])
+                        extra = [f for f, _ in found[h, s] if f not in pack][:p]
+                        added += len(extra)
+                        golden += len(gold & set(extra))
+                        if all(g in pack or g in extra for g in gold):
+                            complete += 1
+                            if not all(g in pack for g in gold):
+                                gained.append(task["instance_id"])
+                    line = f"| {h} | {s} | {p} | {complete}/{n} | {', '.join(gained) or '-'} | {added} | {golden} |"
+                    if s == 1 and p == partner_counts[0]:
+                        hits, won, lost = 0, [], []
+                        for task, ranking, pack, found in answers:
+                            gold = set(task["gold_files"])
+                            best = next((f for f, _ in found[h, s] if f not in ranking[:4]), None)
+                            top5 = ranking[:4] + ([best] if best else ranking[4:5])
+                            hit = bool(gold & set(top5))
+                            hits += hit
+                            if hit and task["instance_id"] not in at5:
+                                won.append(task["instance_id"])
+                            if not hit and task["instance_id"] in at5:
+                                lost.append(task["instance_id"])
+                        line += f" {hits / n:.3f} | +{len(won)} {', '.join(won)} / -{len(lost)} {', '.join(lost)} |"
+                    else:
+                        line += " | |"
+                    print(line)
+        print()
+
+
+if __name__ == "__main__":
+    main()
