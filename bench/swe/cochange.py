@@ -1,9 +1,16 @@
 #!/usr/bin/env python3
-"""Would the files that changed together in git history complete comP's packs?
+"""What do the files that changed together in git history add to comP's packs?
 
 usage: bench/swe/cochange.py COMP [--cache DIR] [--datasets dev,polybench-dev]
                              [--mirror-root DIR] [--kit DIR] [--history 300,1000,3000]
                              [--largest 30] [--seeds 1,2,3] [--partners 1,3,5] [--jobs 2]
+       bench/swe/cochange.py COMP --live [--cache DIR] [--datasets ...] [--mirror-root DIR]
+
+`--live` scores comP itself: each task's tree gets a .git whose HEAD is the
+base commit (`git init`, the mirror's objects borrowed through alternates),
+`comp index` reads its history, and the pack (`changed_with` files) is
+compared with the pack without history; then the .git is removed and the
+tree indexed again. Without `--live`, a grid of settings offline:
 
 A fix often changes files that nothing in the code links: a component and its
 generated JavaScript twin and preview, a Java class and its config class, a
@@ -37,6 +44,7 @@ import concurrent.futures
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -81,6 +89,58 @@ def partners(commits, seeds, largest, keep):
     return weight.most_common()
 
 
+def give_history(tree, git_dir, commit):
+    """A .git in `tree` whose HEAD is `commit`, borrowing the mirror's
+    objects (no copy, no checkout: the tree is that commit already)."""
+    if not HEX40.match(commit):
+        raise ValueError(f"not a commit id: {commit!r}")
+    dot_git = os.path.join(tree, ".git")
+    if os.path.exists(dot_git):
+        raise RuntimeError(f"{dot_git} exists already")
+    subprocess.run(["git", "init", "-q", "--", tree], check=True)
+    with open(os.path.join(dot_git, "objects", "info", "alternates"), "w") as alternates:
+        alternates.write(os.path.join(os.path.abspath(git_dir), "objects") + "\n")
+    subprocess.run(["git", "-C", tree, "update-ref", "--no-deref", "HEAD", commit], check=True)
+
+
+def live(args, sources):
+    """comP's packs on each tree without, then with, its history (.git)."""
+    for dataset in args.datasets.split(","):
+        rows = []
+        for task, task_file, tree in cached_tasks(args.cache, dataset):
+            git_dir = sources.find_mirror(task["repo"], task["base_commit"], args.mirror_root)
+            subprocess.run([args.comp, "index", "--root", tree], check=True, capture_output=True)
+            ranking, before = comp_answer(args.comp, tree, task_file)
+            give_history(tree, git_dir, task["base_commit"])
+            try:
+                subprocess.run([args.comp, "index", "--root", tree], check=True, capture_output=True)
+                proc = subprocess.run([args.comp, "query", "--root", tree, "--task-file", task_file, "--json",
+                                       "--no-refresh"], capture_output=True, text=True, check=True)
+                result = json.loads(proc.stdout)
+            finally:
+                shutil.rmtree(os.path.join(tree, ".git"))
+                subprocess.run([args.comp, "index", "--root", tree], check=True, capture_output=True)
+            after = [p["path"] for p in result["pivot_files"]]
+            partners = [p["path"] for p in result["pivot_files"] if p.get("changed_with")]
+            same_ranking = [r["path"] for r in result["ranking"]] == ranking
+            gold = task["gold_files"]
+            rows.append((task["instance_id"], all(g in before for g in gold), all(g in after for g in gold),
+                         len(partners), len(set(partners) & set(gold)), same_ranking,
+                         bool(set(gold) & set(ranking[:5])), bool(set(gold) & set(after[:5])),
+                         len(set(gold) & set(before)), len(set(gold) & set(after)), len(gold)))
+            print(f"{task['instance_id']:40} every gold file sent: {rows[-1][1]} -> {rows[-1][2]}, "
+                  f"changed_with sent {len(partners)} (gold {rows[-1][4]}), ranking same {same_ranking}",
+                  flush=True)
+        n = len(rows)
+        print(f"## {dataset} ({n} tasks): every gold file sent {sum(r[1] for r in rows)} -> {sum(r[2] for r in rows)} "
+              f"(gained: {', '.join(r[0] for r in rows if r[2] and not r[1]) or '-'}; "
+              f"lost: {', '.join(r[0] for r in rows if r[1] and not r[2]) or '-'}); "
+              f"gold files sent {sum(r[8] for r in rows)} -> {sum(r[9] for r in rows)} of {sum(r[10] for r in rows)}; "
+              f"files sent for changed_with {sum(r[3] for r in rows)}, of them gold {sum(r[4] for r in rows)}; "
+              f"rankings unchanged {sum(r[5] for r in rows)}/{n}; Acc@5 in the pack's order "
+              f"{sum(r[7] for r in rows) / n:.3f} (ranking {sum(r[6] for r in rows) / n:.3f})")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("comp")
@@ -94,10 +154,16 @@ def main():
     ap.add_argument("--seeds", default="1,2,3", help="comP's strongest ranked files whose partners count")
     ap.add_argument("--partners", default="1,3,5", help="partners added to the pack")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--live", action="store_true",
+                    help="instead: give each tree a .git at its base commit (the mirror's objects borrowed), "
+                         "index it, and score comP's own packs with the history it keeps; then take the .git away "
+                         "and index again")
     args = ap.parse_args()
     sys.path.insert(0, args.kit)
     import sources  # the kit's: find_mirror, is_test_path_polyglot
 
+    if args.live:
+        return live(args, sources)
     histories = [int(h) for h in args.history.split(",")]
     seed_counts = [int(s) for s in args.seeds.split(",")]
     partner_counts = [int(p) for p in args.partners.split(",")]

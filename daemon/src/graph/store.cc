@@ -133,6 +133,15 @@ CREATE INDEX refs_import_target ON refs(target_path, name, qualifier) WHERE kind
 CREATE TABLE full_text_churn (id INTEGER PRIMARY KEY CHECK (id = 1), files INTEGER NOT NULL);
 INSERT INTO full_text_churn VALUES (1, (SELECT count(*) FROM files));
 )sql",
+    // 5 -> 6: version control history, the files each recent commit
+    // changed, for the files that change together (index/indexer.cc).
+    R"sql(
+CREATE TABLE history_head (id INTEGER PRIMARY KEY CHECK (id = 1), head TEXT NOT NULL);
+INSERT INTO history_head VALUES (1, '');
+CREATE TABLE history_commits (commit_no INTEGER PRIMARY KEY, files INTEGER NOT NULL);
+CREATE TABLE history (commit_no INTEGER NOT NULL, path TEXT NOT NULL, PRIMARY KEY (commit_no, path)) WITHOUT ROWID;
+CREATE INDEX history_path ON history(path);
+)sql",
 };
 constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);
 static_assert(kMigrationCount == kSchemaVersion);
@@ -207,6 +216,7 @@ class Statement {
     sqlite3_clear_bindings(statement_);
   }
   std::int64_t integer(int column) { return sqlite3_column_int64(statement_, column); }
+  double real(int column) { return sqlite3_column_double(statement_, column); }
   sqlite3_stmt* raw() { return statement_; }
   std::string text(int column) { return std::string(view(column)); }
   // Valid until the next step or reset.
@@ -664,6 +674,23 @@ std::int64_t Store::full_text_pages() {
 }
 
 std::int64_t Store::full_text_churn() { return scalar_query(db_, "SELECT files FROM full_text_churn"); }
+
+std::string Store::history_head() {
+  Statement statement(db_, "SELECT head FROM history_head");
+  return statement.step() ? statement.text(0) : std::string();
+}
+
+std::vector<std::pair<std::string, double>> Store::changed_with(const std::string& path, std::size_t limit) {
+  std::vector<std::pair<std::string, double>> out;
+  Statement statement(db_,
+                      "SELECT o.path, sum(1.0 / (c.files - 1)) AS weight FROM history s "
+                      "JOIN history_commits c ON c.commit_no = s.commit_no "
+                      "JOIN history o ON o.commit_no = s.commit_no AND o.path != ?1 "
+                      "WHERE s.path = ?1 GROUP BY o.path ORDER BY weight DESC, o.path LIMIT ?2");
+  statement.bind(1, path).bind(2, static_cast<std::int64_t>(limit));
+  while (statement.step()) out.emplace_back(statement.text(0), statement.real(1));
+  return out;
+}
 
 std::int64_t Store::indexed_file_count() { return scalar_query(db_, "SELECT count(*) FROM files WHERE skip_reason = ''"); }
 
@@ -1376,6 +1403,21 @@ void Batch::merge_full_text() {
   exec(store_.db_, "INSERT INTO files_fts(files_fts) VALUES('optimize')");
   exec(store_.db_, "INSERT INTO symbols_fts(symbols_fts) VALUES('optimize')");
   exec(store_.db_, "UPDATE full_text_churn SET files = 0");
+}
+
+void Batch::replace_history(const std::string& head, const std::vector<std::vector<std::string>>& commits) {
+  exec(store_.db_, "DELETE FROM history; DELETE FROM history_commits");
+  Statement head_row(store_.db_, "UPDATE history_head SET head = ?1");
+  head_row.bind(1, head).run();
+  Statement commit_row(store_.db_, "INSERT INTO history_commits VALUES (?1, ?2)");
+  Statement file_row(store_.db_, "INSERT OR IGNORE INTO history VALUES (?1, ?2)");
+  std::int64_t number = 0;
+  for (const std::vector<std::string>& files : commits) {
+    ++number;
+    if (files.size() < 2) continue;  // changed alone: no file changed with another
+    commit_row.bind(1, number).bind(2, static_cast<std::int64_t>(files.size())).run();
+    for (const std::string& file : files) file_row.bind(1, number).bind(2, file).run();
+  }
 }
 
 void Batch::add_full_text_churn(std::int64_t files) {

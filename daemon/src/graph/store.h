@@ -28,7 +28,7 @@
 
 namespace comp::graph {
 
-inline constexpr int kSchemaVersion = 5;
+inline constexpr int kSchemaVersion = 6;
 
 class StoreError : public std::runtime_error {
  public:
@@ -228,6 +228,10 @@ class Batch {
   void merge_full_text();
   // Counts `files` more rewritten or removed files in the churn.
   void add_full_text_churn(std::int64_t files);
+  // The history the index keeps from now on: the commit it was read up to
+  // and, per commit, the files it changed (commits of fewer than 2 files
+  // are not kept). Replaces what was kept before.
+  void replace_history(const std::string& head, const std::vector<std::vector<std::string>>& commits);
   void commit();
 
  private:
@@ -378,6 +382,12 @@ class Store {
   std::int64_t full_text_pages();
   // Files rewritten or removed since the full-text indexes were last merged.
   std::int64_t full_text_churn();
+  // Version control history (Batch::replace_history): the commit it was
+  // read up to ("" when none), and the files changed in the same recorded
+  // commits as `path`, each with the sum over those commits of 1 / (the
+  // commit's files - 1), best first, at most `limit`.
+  std::string history_head();
+  std::vector<std::pair<std::string, double>> changed_with(const std::string& path, std::size_t limit);
   // Files with content in the index (no skip reason).
   std::int64_t indexed_file_count();
   // SQLite's page cache for this connection (64 MiB by default, for index

@@ -397,6 +397,36 @@ TEST_F(StoreTest, CompressedRowsRoundTripAndArePrunedWhenNoFileHasTheirContent) 
   EXPECT_FALSE(store->compressed("gone", "python", 2, 1));
 }
 
+TEST_F(StoreTest, HistoryNamesTheFilesChangedTogetherAndIsReplacedWhole) {
+  auto store = Store::open(root_);
+  EXPECT_EQ(store->history_head(), "");
+  EXPECT_TRUE(store->changed_with("a.py", 10).empty());
+  {
+    Batch batch(*store);
+    batch.replace_history("c3", {{"a.py", "b.json"},              // 1 / 1 each
+                                 {"a.py"},                        // alone: not kept
+                                 {"a.py", "b.json", "c.md"},      // 1 / 2 each
+                                 {"c.md", "d.txt"}});             // without a.py
+    batch.commit();
+  }
+  EXPECT_EQ(store->history_head(), "c3");
+  auto partners = store->changed_with("a.py", 10);
+  ASSERT_EQ(partners.size(), 2u);
+  EXPECT_EQ(partners[0].first, "b.json");
+  EXPECT_DOUBLE_EQ(partners[0].second, 1.5);
+  EXPECT_EQ(partners[1].first, "c.md");
+  EXPECT_DOUBLE_EQ(partners[1].second, 0.5);
+  EXPECT_EQ(store->changed_with("a.py", 1).size(), 1u);
+  EXPECT_EQ(store->changed_with("d.txt", 10), (std::vector<std::pair<std::string, double>>{{"c.md", 1.0}}));
+  {
+    Batch batch(*store);
+    batch.replace_history("", {});
+    batch.commit();
+  }
+  EXPECT_EQ(store->history_head(), "");
+  EXPECT_TRUE(store->changed_with("a.py", 10).empty());
+}
+
 TEST_F(StoreTest, AVersion2IndexGainsTheCacheAndKeepsItsFiles) {
   {
     auto store = Store::open(root_);
@@ -405,10 +435,11 @@ TEST_F(StoreTest, AVersion2IndexGainsTheCacheAndKeepsItsFiles) {
     batch.commit();
   }
   // What comP before the cache left: no `compressed` table (nor the later
-  // index of imports by target and churn count), user_version 2.
+  // index of imports by target, churn count and history), user_version 2.
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open((root_ / ".comp" / "graph.db").c_str(), &db), SQLITE_OK);
   ASSERT_EQ(sqlite3_exec(db, "DROP TABLE compressed; DROP INDEX refs_import_target; DROP TABLE full_text_churn; "
+                              "DROP TABLE history_head; DROP TABLE history_commits; DROP TABLE history; "
                               "PRAGMA user_version = 2", nullptr, nullptr, nullptr), SQLITE_OK);
   sqlite3_close(db);
   auto store = Store::open(root_);

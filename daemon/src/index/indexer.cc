@@ -25,6 +25,7 @@
 #include "docs/document.h"
 #include "lang/language.h"
 #include "resolve/resolver.h"
+#include "vcs/git.h"
 #include "walk/walker.h"
 
 namespace comp::index {
@@ -36,6 +37,11 @@ using Clock = std::chrono::steady_clock;
 // A run that rewrites or removes at least 1/kMergeShare of the index's
 // files merges the full-text indexes (run_index).
 constexpr std::int64_t kMergeShare = 10;
+// The history kept: the files each of the last 3,000 commits changed
+// (`git log` reads them in about 0.2 s on material-ui's 25k commits), but
+// none of a commit that changed more than 30 files (a mass rename, a
+// formatter run, a dependency bump), whose files changed together by chance.
+constexpr std::size_t kHistoryCommits = 3000, kLargestCommit = 30;
 // Up to this many old contents, the compression cache is pruned hash by hash
 // (each costs a scan of the files only when the cache holds it); beyond, in
 // one statement over the whole cache.
@@ -434,6 +440,31 @@ IndexSummary run_index(const IndexOptions& options) {
   // walked (on a 44k-file tree: about 100 ms beside 170-300 ms of walk);
   // nothing else uses the store's connection meanwhile. A targeted run reads
   // only its paths' rows.
+  // Version control history, when HEAD moved since it was read: on a
+  // thread of its own, beside the walk (git runs in another process).
+  struct History {
+    std::string head;
+    std::vector<std::vector<std::string>> commits;
+  };
+  std::future<std::optional<History>> history;
+  if (options.history && !summary.targeted) {
+    history = std::async(std::launch::async, [root = options.root, recorded = store->history_head()] {
+      std::optional<History> read;
+      std::string head = vcs::head_commit(root);
+      if (head == recorded) return read;
+      read.emplace().head = head;
+      if (head.empty()) return read;  // history no more: forget it
+      try {
+        read->commits = vcs::commit_files(root, head, kHistoryCommits);
+      } catch (const vcs::GitError&) {
+        read.reset();  // keep what was read before
+        return read;
+      }
+      for (std::vector<std::string>& files : read->commits)
+        if (files.size() > kLargestCommit) files.clear();
+      return read;
+    });
+  }
   std::future<std::unordered_map<std::string, graph::FileState>> states =
       std::async(std::launch::async, [&store, &options] {
         return options.only ? store->file_states(*options.only, /*hashes=*/false) : store->file_states(/*hashes=*/false);
@@ -595,6 +626,15 @@ IndexSummary run_index(const IndexOptions& options) {
     else
       prune.prune_compressed(compress::kVersion);
     prune.commit();
+  }
+
+  if (history.valid()) {
+    if (std::optional<History> read = history.get()) {
+      graph::Batch batch(*store);
+      batch.replace_history(read->head, read->commits);
+      batch.commit();
+      summary.history_commits = read->commits.size();
+    }
   }
 
   summary.cancelled = options.cancel && options.cancel->load();

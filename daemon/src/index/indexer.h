@@ -69,6 +69,11 @@ struct IndexOptions {
   // read them again (the second read was 50-70 ms of a 0.4 s query on a
   // 42k-file tree). Whole-tree runs only.
   bool keep_files = false;
+  // Keep the files each of the last commits changed (graph::Store::
+  // changed_with: what changes together), read from git when HEAD moved
+  // since the last run. Whole-tree runs only; nothing when the root is not
+  // in a git work tree.
+  bool history = true;
 };
 
 struct FileError {
@@ -97,6 +102,9 @@ struct IndexSummary {
   bool full_text_merged = false;      // rewrote or removed a tenth of the files or more: FTS5 segments merged
   double elapsed_seconds = 0;
   double cpu_seconds = 0;
+  // Commits whose files this run read from version control (0: HEAD had
+  // not moved, or there is no history to read).
+  std::size_t history_commits = 0;
   // With IndexOptions::keep_files, when no file row was written or removed:
   // what graph::Store::indexed_files() would read now, in its order.
   std::optional<std::vector<graph::IndexedFile>> files;

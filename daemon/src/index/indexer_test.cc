@@ -407,6 +407,55 @@ TEST(Indexer, ARunThatRewritesATenthOfTheFilesMergesTheFullTextIndexes) {
   EXPECT_EQ(store->integrity_check(), "ok");
 }
 
+TEST(Indexer, KeepsTheFilesThatChangedTogetherInGitHistory) {
+  TempTree tree("idx-history");
+  ASSERT_EQ(testing::git(tree, {"init", "-q"}), 0);
+  tree.write("a.py", "def a():\n    pass\n");
+  tree.write("b.json", "{}\n");
+  ASSERT_EQ(testing::git(tree, {"add", "-A"}), 0);
+  ASSERT_EQ(testing::git(tree, {"commit", "-q", "-m", "a and b"}), 0);
+  tree.write("a.py", "def a():\n    return 1\n");
+  tree.write("b.json", "{\"a\": 1}\n");
+  for (int i = 0; i < 31; ++i) tree.write("many/f" + std::to_string(i) + ".txt", "x\n");
+  tree.write("many/with_a.txt", "x\n");
+  ASSERT_EQ(testing::git(tree, {"add", "a.py", "b.json"}), 0);
+  ASSERT_EQ(testing::git(tree, {"commit", "-q", "-m", "a and b again"}), 0);
+  ASSERT_EQ(testing::git(tree, {"add", "-A"}), 0);  // 32 files: changed together by chance
+  ASSERT_EQ(testing::git(tree, {"commit", "-q", "-m", "many"}), 0);
+  std::string head;
+  ASSERT_EQ(testing::git(tree, {"rev-parse", "HEAD"}, &head), 0);
+  head.pop_back();
+
+  IndexSummary summary = index_tree(tree);
+  EXPECT_EQ(summary.history_commits, 3u);
+  {
+    auto store = graph::Store::open(tree.root());
+    EXPECT_EQ(store->history_head(), head);
+    EXPECT_EQ(store->changed_with("a.py", 10), (std::vector<std::pair<std::string, double>>{{"b.json", 2.0}}));
+    EXPECT_TRUE(store->changed_with("many/f0.txt", 10).empty());
+  }
+  // HEAD where it was: history is not read again.
+  EXPECT_EQ(index_tree(tree).history_commits, 0u);
+
+  // A new commit: read again, with it.
+  tree.write("a.py", "def a():\n    return 2\n");
+  tree.write("docs/a.md", "# a\n");
+  ASSERT_EQ(testing::git(tree, {"add", "a.py", "docs/a.md"}), 0);
+  ASSERT_EQ(testing::git(tree, {"commit", "-q", "-m", "a and its page"}), 0);
+  EXPECT_EQ(index_tree(tree).history_commits, 4u);
+  {
+    auto store = graph::Store::open(tree.root());
+    EXPECT_EQ(store->changed_with("a.py", 10),
+              (std::vector<std::pair<std::string, double>>{{"b.json", 2.0}, {"docs/a.md", 1.0}}));
+  }
+  // No repository any more: the history is forgotten.
+  std::filesystem::remove_all(tree.root() / ".git");
+  EXPECT_EQ(index_tree(tree).history_commits, 0u);
+  auto store = graph::Store::open(tree.root());
+  EXPECT_EQ(store->history_head(), "");
+  EXPECT_TRUE(store->changed_with("a.py", 10).empty());
+}
+
 TEST(Indexer, MissingRootThrows) {
   IndexOptions options;
   options.root = "/nonexistent/comp/root";

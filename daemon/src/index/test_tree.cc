@@ -1,15 +1,59 @@
 #include "index/test_tree.h"
 
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <spawn.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <utime.h>
 
+#include <cstdio>
 #include <fstream>
+
+extern char** environ;
 
 namespace comp::index::testing {
 
 namespace fs = std::filesystem;
+
+int git(const TempTree& tree, const std::vector<std::string>& args, std::string* out) {
+  std::vector<std::string> argv = {"git", "-C", tree.root().string(), "-c", "user.name=Test",
+                                   "-c", "user.email=test@example.com", "-c", "init.defaultBranch=main"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<char*> argv_ptrs;
+  for (std::string& arg : argv) argv_ptrs.push_back(arg.data());
+  argv_ptrs.push_back(nullptr);
+  std::vector<std::string> env = {"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "LC_ALL=C"};
+  for (char** e = environ; e && *e; ++e) {
+    std::string entry(*e);
+    if (entry.rfind("GIT_", 0) != 0 && entry.rfind("LC_ALL=", 0) != 0) env.push_back(entry);
+  }
+  std::vector<char*> env_ptrs;
+  for (std::string& entry : env) env_ptrs.push_back(entry.data());
+  env_ptrs.push_back(nullptr);
+  int pipe_fds[2];
+  if (::pipe(pipe_fds) != 0) return -1;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addclose(&actions, pipe_fds[0]);
+  pid_t pid = 0;
+  int rc = ::posix_spawnp(&pid, "git", &actions, nullptr, argv_ptrs.data(), env_ptrs.data());
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(pipe_fds[1]);
+  std::string text;
+  char buffer[4096];
+  ssize_t n = 0;
+  while (rc == 0 && (n = ::read(pipe_fds[0], buffer, sizeof buffer)) > 0) text.append(buffer, static_cast<std::size_t>(n));
+  ::close(pipe_fds[0]);
+  if (rc != 0) return -1;
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  if (out) *out = std::move(text);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
 
 IndexSummary index_tree(const TempTree& tree, unsigned jobs) {
   IndexOptions options;

@@ -32,6 +32,11 @@ class TempTree {
   std::filesystem::path root_;
 };
 
+// Runs `git -C <tree> args...` (an argument vector, no shell) with a test
+// identity and no user or system configuration; its exit code, and its
+// standard output in `out` when given.
+int git(const TempTree& tree, const std::vector<std::string>& args, std::string* out = nullptr);
+
 // Indexes the tree (comp index); indexed() also opens the index.
 IndexSummary index_tree(const TempTree& tree, unsigned jobs = 2);
 std::unique_ptr<graph::Store> indexed(const TempTree& tree);

@@ -1649,10 +1649,26 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   // neighbours of the third and fourth files too, made it one fewer, the
   // busiest users of a hub file being noise.)
   constexpr std::size_t kNeighbourFrom = 2, kNeighboursEach = 1, kNeighboursAfter = 5;
+  // The files that changed most often together with the three strongest
+  // in version control (the index's history: graph::Store::changed_with),
+  // three of them, follow the graph's neighbours as far files unless among
+  // the ranking's first twenty: what no reference links to a change's code
+  // (a demo's generated twin, the lock file beside a manifest, the API
+  // exports of a module, its migration guide). On polybench-dev's trees
+  // given their history (bench/swe/cochange.py --live): every changed file
+  // in 2 more of 97 packs and 1 fewer (a tail file the pointers' tokens
+  // pushed out), 14 changed files among 259 sent this way.
+  constexpr std::size_t kChangedWithFrom = 3, kChangedWithSent = 3, kChangedWithRead = 20;
+  struct ChangedWith {
+    double weight = 0, heaviest = 0;  // over the strongest files, and from the one it changed with most
+    std::string with;                 // that file
+  };
+  std::map<std::string, ChangedWith> changed_together;
   struct Follower {
     std::string path;
     double score = 0;
     std::string used_by, uses;  // PivotFile's
+    std::string changed_with;
   };
   std::vector<Follower> following;  // the followers of the file just sent, the next last
   std::vector<Follower> neighbours;  // the graph's, from the strongest files, the next first
@@ -1756,6 +1772,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     if (follower) {
       pivot.used_by = following.back().used_by;
       pivot.uses = following.back().uses;
+      pivot.changed_with = following.back().changed_with;
     }
     bool placed = false;
     std::string best_text, bodies_text;
@@ -1890,7 +1907,7 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
           if (known == files.end() || !plain_code(*known->second) || sent.count(other) ||
               std::any_of(neighbours.begin(), neighbours.end(), [&](const Follower& f) { return f.path == other; }))
             continue;
-          neighbours.push_back({other, weights().companion * score, uses_it ? path : "", uses_it ? "" : path});
+          neighbours.push_back({other, weights().companion * score, uses_it ? path : "", uses_it ? "" : path, ""});
           ++taken;
         }
       };
@@ -1901,10 +1918,38 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
         // no edges is no neighbour
       }
     }
+    if (ranked_sent <= kChangedWithFrom) {
+      try {
+        for (const auto& [other, weight] : store.changed_with(path, kChangedWithRead)) {
+          ChangedWith& found = changed_together[other];
+          found.weight += weight;
+          if (weight > found.heaviest) found.heaviest = weight, found.with = path;
+        }
+      } catch (const graph::StoreError&) {
+        // no history is no partner
+      }
+      if (ranked_sent == kChangedWithFrom) {
+        std::unordered_set<std::string_view> near;  // the ranking's first twenty: sent in their turn
+        for (std::size_t r = 0; r < ranked.size() && r < listed; ++r) near.insert(ranked[r].first);
+        std::vector<std::pair<double, std::string>> best;
+        for (const auto& [other, found] : changed_together) {
+          auto known = files.find(other);
+          if (known == files.end() || sent.count(other) || near.count(other) || (!about_tests && is_test_path(other)) ||
+              is_vendored_path(other) ||
+              std::any_of(neighbours.begin(), neighbours.end(), [&](const Follower& f) { return f.path == other; }))
+            continue;
+          best.emplace_back(-found.weight, other);
+        }
+        std::sort(best.begin(), best.end());
+        if (best.size() > kChangedWithSent) best.resize(kChangedWithSent);
+        for (const auto& [weight, other] : best)
+          neighbours.push_back({other, weights().companion * score, "", "", changed_together[other].with});
+      }
+    }
     auto followers = followers_of.find({folder_of(path), stem_of(path)});
     if (followers != followers_of.end()) {
       for (std::string_view companion : followers->second)
-        following.push_back({std::string(companion), weights().companion * score, "", ""});
+        following.push_back({std::string(companion), weights().companion * score, "", "", ""});
       followers_of.erase(followers);  // X.tsx.preview follows X.tsx or X.js, once
     }
     if (ranked_sent == kNeighboursAfter)  // after this file's own followers

@@ -63,6 +63,9 @@ struct PivotFile {
   // A neighbour in the graph of one of the two strongest files, sent for
   // that: the sent file that uses it (`used_by`), or that it uses (`uses`).
   std::string used_by, uses;
+  // A file that changed in the same commits as one of the three strongest
+  // (the index's version control history), sent for that: that sent file.
+  std::string changed_with;
   // `content` is an outline: the first line of each definition, numbered
   // ("12: def total(self):"), "⋮" where lines are skipped (a file far down
   // the ranking whose skeleton does not fit its share).

@@ -1288,6 +1288,72 @@ TEST(Pipeline, ReadsTheTaskAsItsReaderDoes) {
 // A caller's file list (Request::files) read before a commit: the symbol
 // lookups, which read the store as it is now, find definitions in a file the
 // list lacks. The query keeps to the list instead of failing on that file.
+// Tabs whose scroll buttons lose the indicator: six files the task's words
+// reach, and a translation and a test that no word or reference reaches.
+void write_tabs(TempTree& tree) {
+  tree.write("ui/tabs.py",
+             "from .tab_indicator import TabIndicator\nfrom .tab_scroll_button import TabScrollButton\n\n\n"
+             "class Tabs:\n    def update_indicator(self, scrollable):\n        self.indicator = TabIndicator(scrollable)\n\n"
+             "    def scroll_buttons(self):\n        return [TabScrollButton(self.label('scroll'))]\n");
+  tree.write("ui/tab_indicator.py", "class TabIndicator:\n    def __init__(self, scrollable):\n        self.scrollable = scrollable\n");
+  tree.write("ui/tab_scroll_button.py", "class TabScrollButton:\n    def __init__(self, label):\n        self.label = label\n");
+  tree.write("ui/tab_list.py", "def tab_list(tabs):\n    \"\"\"Scrollable tabs.\"\"\"\n    return list(tabs)\n");
+  tree.write("ui/tab_panel.py", "def tab_panel(tab):\n    \"\"\"The panel of a tab; the indicator marks it.\"\"\"\n    return tab\n");
+  tree.write("ui/scroll.py", "def scroll_left(tabs):\n    \"\"\"Scroll the tabs.\"\"\"\n    return tabs\n");
+  tree.write("locales/en.json", "{\"close\": \"Close\"}\n");
+  tree.write("tests/test_tabs.py", "from ui.tabs import Tabs\n\n\ndef test_tabs():\n    assert Tabs()\n");
+}
+
+TEST(Pipeline, FilesThatChangedWithTheStrongestInGitHistoryFollowIt) {
+  const std::string task = "Scrollable tabs lose the indicator\nWith scroll buttons, the Tabs indicator is misplaced.";
+  auto changed_with = [](const Result& result) {
+    std::map<std::string, std::string> out;
+    for (const PivotFile& pivot : result.pivot_files)
+      if (!pivot.changed_with.empty()) out[pivot.path] = pivot.changed_with;
+    return out;
+  };
+  {
+    // Without history: the translation no evidence reaches is not sent.
+    TempTree tree("pipeline-history-none");
+    write_tabs(tree);
+    auto store = indexed(tree);
+    Result result = ask(*store, tree, task);
+    ASSERT_FALSE(result.ranking.empty());
+    EXPECT_EQ(result.ranking[0].path, "ui/tabs.py");
+    EXPECT_EQ(sent_file(result, "locales/en.json"), nullptr);
+    EXPECT_TRUE(changed_with(result).empty());
+  }
+  TempTree tree("pipeline-history");
+  write_tabs(tree);
+  ASSERT_EQ(index::testing::git(tree, {"init", "-q"}), 0);
+  ASSERT_EQ(index::testing::git(tree, {"add", "-A"}), 0);
+  ASSERT_EQ(index::testing::git(tree, {"commit", "-q", "-m", "tabs"}), 0);
+  for (int round = 0; round < 2; ++round) {  // the tabs change with their labels' translation, and their test
+    tree.write("ui/tabs.py", "# round " + std::to_string(round) + "\n");
+    tree.write("locales/en.json", "{\"close\": \"Close " + std::to_string(round) + "\"}\n");
+    tree.write("tests/test_tabs.py", "# round " + std::to_string(round) + "\n");
+    ASSERT_EQ(index::testing::git(tree, {"commit", "-q", "-a", "-m", "labels"}), 0);
+  }
+  write_tabs(tree);  // the files as before, uncommitted: the same evidence
+  auto store = indexed(tree);
+  Result result = ask(*store, tree, task);
+  ASSERT_FALSE(result.ranking.empty());
+  EXPECT_EQ(result.ranking[0].path, "ui/tabs.py");
+  EXPECT_EQ(rank_of(result, "locales/en.json"), 0u);  // no evidence of its own
+  const PivotFile* labels = sent_file(result, "locales/en.json");
+  ASSERT_NE(labels, nullptr);
+  EXPECT_EQ(labels->changed_with, "ui/tabs.py");
+  EXPECT_LT(labels->score, result.pivot_files[0].score);
+  // After the ranking's first five, as the graph's neighbours; never a test
+  // (the task is not about tests), never a file the ranking sends in its turn.
+  for (std::size_t i = 0; i < 5 && i < result.pivot_files.size(); ++i)
+    EXPECT_TRUE(result.pivot_files[i].changed_with.empty()) << result.pivot_files[i].path;
+  for (const auto& [path, with] : changed_with(result)) {
+    EXPECT_EQ(path.rfind("tests/", 0), std::string::npos) << path;
+    EXPECT_EQ(rank_of(result, path), 0u) << path;
+  }
+}
+
 TEST(Pipeline, AListReadBeforeACommitKeepsTheQueryToItsFiles) {
   TempTree tree("pipeline-listed-files");
   write_shop(tree);

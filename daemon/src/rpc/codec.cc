@@ -192,6 +192,7 @@ nlohmann::json to_json(const pipeline::Result& result) {
                       {"required_by", pivot.required_by.empty() ? nlohmann::json(nullptr) : nlohmann::json(pivot.required_by)},
                       {"used_by", pivot.used_by.empty() ? nlohmann::json(nullptr) : nlohmann::json(pivot.used_by)},
                       {"uses", pivot.uses.empty() ? nlohmann::json(nullptr) : nlohmann::json(pivot.uses)},
+                      {"changed_with", pivot.changed_with.empty() ? nlohmann::json(nullptr) : nlohmann::json(pivot.changed_with)},
                       {"outline", pivot.outline},
                       {"content", pivot.content}});
   nlohmann::json ranking = nlohmann::json::array();

@@ -543,4 +543,48 @@ std::optional<std::string> file_at(const fs::path& root, const std::string& comm
   throw GitError(GitError::Kind::kFailed, describe_failure(args, r));
 }
 
+std::string head_commit(const fs::path& root) {
+  try {
+    require_work_tree(root);
+    std::optional<std::string> id = verify(root, "HEAD^{commit}");
+    return id && is_commit_id(*id) ? *id : std::string();
+  } catch (const GitError&) {
+    return {};
+  }
+}
+
+std::vector<std::vector<std::string>> commit_files(const fs::path& root, std::string_view commit, std::size_t count) {
+  require_work_tree(root);
+  const std::string id = resolve(root, commit);
+  // Each commit: a NUL (its format), then the names, one per line.
+  const std::vector<std::string> args = {"log",          "--no-merges",  "--no-renames", "--no-color",
+                                         "--no-ext-diff", "--no-textconv", "--relative",   "--format=%x00",
+                                         "--name-only",  "-n",           std::to_string(count), id, "--"};
+  const GitResult r = run_git(root, args);
+  if (r.exit_code != 0) throw GitError(GitError::Kind::kFailed, describe_failure(args, r));
+  std::vector<std::vector<std::string>> commits;
+  std::string_view out = r.out;
+  const std::size_t first = out.find('\0');
+  if (first == std::string_view::npos) return commits;
+  out.remove_prefix(first + 1);
+  for (;;) {
+    const std::size_t end = out.find('\0');
+    std::string_view block = out.substr(0, end);
+    std::vector<std::string>& files = commits.emplace_back();
+    while (!block.empty()) {
+      const std::size_t eol = block.find('\n');
+      const std::string_view line = block.substr(0, eol);
+      block.remove_prefix(eol == std::string_view::npos ? block.size() : eol + 1);
+      if (line.empty()) continue;
+      std::optional<std::string> path = path_field(line);
+      if (path && safe_relative(*path)) files.push_back(std::move(*path));
+    }
+    std::sort(files.begin(), files.end());
+    files.erase(std::unique(files.begin(), files.end()), files.end());
+    if (end == std::string_view::npos) break;
+    out.remove_prefix(end + 1);
+  }
+  return commits;
+}
+
 }  // namespace comp::vcs

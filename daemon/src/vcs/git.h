@@ -84,4 +84,19 @@ std::vector<FileChange> changes_since(const std::filesystem::path& root, std::st
 std::optional<std::string> file_at(const std::filesystem::path& root, const std::string& commit,
                                    const std::string& rel_path);
 
+// The commit HEAD names (its full id), or "" when there is none to read
+// history from: root is not in a git work tree, git is missing, or the
+// repository has no commits yet. Never throws.
+std::string head_commit(const std::filesystem::path& root);
+
+// The files each of the last `count` commits up to `commit` changed (a
+// commit id or any ref, resolved through resolve_commit), newest first:
+// per commit, the paths under root it added, modified or deleted, relative
+// to root with '/' separators, sorted (a rename is a deletion and an
+// addition; merges are left out; a commit that changed nothing under root
+// has an empty list). What `git log --name-only` shows, read without the
+// user's diff drivers. Throws GitError as resolve_commit does.
+std::vector<std::vector<std::string>> commit_files(const std::filesystem::path& root, std::string_view commit,
+                                                   std::size_t count);
+
 }  // namespace comp::vcs

@@ -626,5 +626,57 @@ TEST_F(VcsTest, DoesNotWriteTheIndex) {
   EXPECT_FALSE(fs::exists(repo_ / ".git" / "index.lock"));
 }
 
+TEST_F(VcsTest, HeadCommitIsEmptyWithoutHistory) {
+  EXPECT_EQ(head_commit(repo_), "");  // no commit yet
+  EXPECT_EQ(head_commit(base_ / "home"), "");  // not a repository
+  write("a.txt", "a\n");
+  commit_all();
+  const std::string head = head_commit(repo_);
+  EXPECT_EQ(head + "\n", git({"rev-parse", "HEAD"}));
+  EXPECT_EQ(head.size(), 40u);
+}
+
+TEST_F(VcsTest, CommitFilesListsEachCommitsFilesNewestFirst) {
+  write("pkg/a.py", "a\n");
+  write("pkg/b.json", "{}\n");
+  write("top.txt", "t\n");
+  commit_all("first");
+  write("pkg/a.py", "a2\n");
+  write("pkg/b.json", "{\"x\": 1}\n");
+  commit_all("together");
+  write("top.txt", "t2\n");
+  write("pkg/é \"q\".txt", "q\n");
+  commit_all("outside and quoted");
+  git({"mv", "pkg/b.json", "pkg/c.json"});
+  commit_all("rename");
+  // A merge is left out; the side branch's own commit is not.
+  git({"checkout", "-q", "-b", "side", "HEAD~1"});
+  write("pkg/side.py", "s\n");
+  commit_all("side");
+  git({"checkout", "-q", "main"});
+  git({"merge", "-q", "--no-edit", "side"});
+
+  const auto commits = commit_files(repo_, "HEAD", 100);
+  using Files = std::vector<std::string>;
+  ASSERT_EQ(commits.size(), 5u);
+  // The side commit and the rename: git log orders them by date, which ties here.
+  EXPECT_TRUE((commits[0] == Files{"pkg/side.py"} && commits[1] == (Files{"pkg/b.json", "pkg/c.json"})) ||
+              (commits[1] == Files{"pkg/side.py"} && commits[0] == (Files{"pkg/b.json", "pkg/c.json"})));
+  EXPECT_EQ(commits[2], (Files{"pkg/é \"q\".txt", "top.txt"}));
+  EXPECT_EQ(commits[3], (Files{"pkg/a.py", "pkg/b.json"}));
+  EXPECT_EQ(commits[4], (Files{"pkg/a.py", "pkg/b.json", "top.txt"}));
+  EXPECT_EQ(commit_files(repo_, "HEAD", 2).size(), 2u);
+
+  // From a subdirectory: its paths, relative to it; commits outside it are empty.
+  const auto under = commit_files(repo_ / "pkg", "HEAD~2", 100);
+  ASSERT_EQ(under.size(), 3u);
+  EXPECT_EQ(under[0], (Files{"é \"q\".txt"}));
+  EXPECT_EQ(under[1], (Files{"a.py", "b.json"}));
+
+  std::string message;
+  EXPECT_EQ(error_kind([&] { commit_files(repo_, "--all", 10); }, &message), GitError::Kind::kBadRef) << message;
+  EXPECT_EQ(error_kind([&] { commit_files(base_ / "home", "HEAD", 10); }), GitError::Kind::kNotARepository);
+}
+
 }  // namespace
 }  // namespace comp::vcs

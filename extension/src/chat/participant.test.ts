@@ -9,7 +9,7 @@ import type * as vscode from 'vscode';
 import { RpcError } from '../daemon/JsonRpcConnection';
 import type { PipelineResult } from '../daemon/protocol';
 import { CancellationTokenSource, Location, testState, Uri } from '../testing/vscodeFake';
-import { ChatDaemon, createChatHandler, pipelineParams } from './participant';
+import { ChatDaemon, createChatHandler, pipelineParams, relationOf } from './participant';
 
 const pipeline: PipelineResult = {
   pivot_files: [
@@ -148,6 +148,13 @@ describe('@comp chat participant', () => {
     const result = (await failing.done) as vscode.ChatResult;
     assert.match(failing.stream.text, /comP could not answer: not a git repository/);
     assert.equal(result.errorDetails?.message, 'not a git repository');
+  });
+
+  it('names why a file no evidence ranked is sent', () => {
+    const file = pipeline.pivot_files[0];
+    assert.equal(relationOf(file), '');
+    assert.equal(relationOf({ ...file, used_by: 'app.py' }), 'used by app.py');
+    assert.equal(relationOf({ ...file, changed_with: 'src/Tabs.tsx' }), 'changed with src/Tabs.tsx');
   });
 
   it('builds run_pipeline params from the settings', () => {

@@ -63,6 +63,8 @@ export interface PivotFile {
   readonly used_by?: string | null;
   /** A neighbour in the graph of one of the two strongest files: the sent file it uses. */
   readonly uses?: string | null;
+  /** A file that changed in the same commits as one of the three strongest: that sent file. */
+  readonly changed_with?: string | null;
   /** `content` is an outline: the first line of each definition (of a page: its headings), numbered, `⋮` where lines are skipped. */
   readonly outline?: boolean;
   readonly content?: string;
