@@ -25,8 +25,8 @@ struct Result {
   std::string out, err;
 };
 
-// Runs build/comp with `args` (an argument vector, no shell).
-Result comp(const std::vector<std::string>& args) {
+// Runs `program` (looked up on PATH without a '/') with `args` (an argument vector, no shell).
+Result run(const std::string& program, const std::vector<std::string>& args) {
   fs::path dir = fs::temp_directory_path() / ("comp-cli-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   fs::path out_path = dir / "out", err_path = dir / "err";
@@ -35,14 +35,14 @@ Result comp(const std::vector<std::string>& args) {
   posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  std::string binary = std::string(COMP_BINARY_DIR) + "/comp";
+  std::string binary = program;
   std::vector<char*> argv{binary.data()};
   std::vector<std::string> copy = args;
   for (std::string& arg : copy) argv.push_back(arg.data());
   argv.push_back(nullptr);
   pid_t pid = 0;
   Result result;
-  if (posix_spawn(&pid, binary.c_str(), &actions, nullptr, argv.data(), environ) != 0) return result;
+  if (posix_spawnp(&pid, binary.c_str(), &actions, nullptr, argv.data(), environ) != 0) return result;
   posix_spawn_file_actions_destroy(&actions);
   int status = 0;
   waitpid(pid, &status, 0);
@@ -58,6 +58,9 @@ Result comp(const std::vector<std::string>& args) {
   fs::remove_all(dir);
   return result;
 }
+
+// Runs build/comp with `args`.
+Result comp(const std::vector<std::string>& args) { return run(std::string(COMP_BINARY_DIR) + "/comp", args); }
 
 class CliTest : public ::testing::Test {
  protected:
@@ -98,6 +101,28 @@ TEST_F(CliTest, IndexPrintsASummaryAndJson) {
   EXPECT_EQ(summary["files_parsed"], 0);
   EXPECT_EQ(summary["symbols"], 5);
   EXPECT_EQ(summary["skipped_by_reason"]["binary"], 1);
+}
+
+TEST_F(CliTest, IndexReadsGitHistoryWhenHeadMoves) {
+  auto git = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {"-C", root_.string(), "-c", "user.name=Test", "-c", "user.email=test@example.com"});
+    Result r = run("git", args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+  };
+  git({"init", "-q"});
+  git({"add", "-A"});
+  git({"commit", "-q", "-m", "first"});
+  Result first = comp({"index", "--root", root_.string()});
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_NE(first.out.find("history: 1 commit read from git"), std::string::npos) << first.out;
+  Result again = comp({"index", "--root", root_.string(), "--json"});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(nlohmann::json::parse(again.out)["history_commits"], 0);  // HEAD where it was
+  std::ofstream(root_ / "pkg" / "core.py", std::ios::app) << "# more\n";
+  git({"commit", "-q", "-a", "-m", "second"});
+  Result moved = comp({"index", "--root", root_.string(), "--json"});
+  ASSERT_EQ(moved.exit_code, 0) << moved.err;
+  EXPECT_EQ(nlohmann::json::parse(moved.out)["history_commits"], 2);
 }
 
 TEST_F(CliTest, SymbolsFilesAndStats) {

@@ -136,6 +136,9 @@ void print_summary(const comp::index::IndexSummary& summary, const fs::path& roo
               << " not found, " << summary.resolve.external << " external) in " << summary.resolve_seconds << " s\n";
   if (summary.full_text_merged)
     std::cout << "  full-text indexes merged (a tenth of the files or more rewritten since the last merge)\n";
+  if (summary.history_commits > 0)
+    std::cout << "  history: " << summary.history_commits << (summary.history_commits == 1 ? " commit" : " commits")
+              << " read from git (which files change together)\n";
   if (!summary.skipped_by_reason.empty()) {
     std::cout << "  skipped:";
     for (const auto& [reason, count] : summary.skipped_by_reason) std::cout << " " << reason << " " << count << ";";

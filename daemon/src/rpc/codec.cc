@@ -26,6 +26,7 @@ nlohmann::json to_json(const index::IndexSummary& summary) {
                       {"rounds", summary.resolve.rounds},
                       {"seconds", summary.resolve_seconds}}},
       {"full_text_merged", summary.full_text_merged},
+      {"history_commits", summary.history_commits},
       {"elapsed_seconds", summary.elapsed_seconds},
       {"cpu_seconds", summary.cpu_seconds},
   };
