@@ -557,9 +557,13 @@ std::vector<std::vector<std::string>> commit_files(const fs::path& root, std::st
   require_work_tree(root);
   const std::string id = resolve(root, commit);
   // Each commit: a NUL (its format), then the names, one per line.
-  const std::vector<std::string> args = {"log",          "--no-merges",  "--no-renames", "--no-color",
-                                         "--no-ext-diff", "--no-textconv", "--relative",   "--format=%x00",
-                                         "--name-only",  "-n",           std::to_string(count), id, "--"};
+  // Nothing the repository's configuration names runs: no diff driver, no
+  // textconv filter, no signature check (log.showSignature would run
+  // gpg.program, which a .git/config can point anywhere).
+  const std::vector<std::string> args = {"log",           "--no-merges",        "--no-renames", "--no-color",
+                                         "--no-ext-diff", "--no-textconv",      "--no-show-signature",
+                                         "--relative",    "--format=%x00",      "--name-only",
+                                         "-n",            std::to_string(count), id,             "--"};
   const GitResult r = run_git(root, args);
   if (r.exit_code != 0) throw GitError(GitError::Kind::kFailed, describe_failure(args, r));
   std::vector<std::vector<std::string>> commits;

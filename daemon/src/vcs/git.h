@@ -14,6 +14,9 @@
 //    in a git hook, still applies);
 //  - the diff ignores the user's diff configuration that would change its
 //    shape (prefixes, context, colour, external drivers, textconv);
+//  - reading history (`git log`) runs no program a repository's
+//    configuration names: no signature check (log.showSignature would run
+//    gpg.program), no external diff driver, no textconv filter;
 //  - paths are relative to `root` with '/' separators; nothing outside `root`
 //    is reported, untracked symlinks are skipped and no symlink is followed;
 //  - each git command's output is bounded (256 MiB), else GitError kFailed.

@@ -673,6 +673,34 @@ TEST_F(VcsTest, CommitFilesListsEachCommitsFilesNewestFirst) {
   EXPECT_EQ(under[0], (Files{"é \"q\".txt"}));
   EXPECT_EQ(under[1], (Files{"a.py", "b.json"}));
 
+  // A repository's configuration runs nothing: signatures are not checked
+  // (log.showSignature would run gpg.program), no diff driver or textconv.
+  const fs::path marker = base_ / "ran";
+  const fs::path program = base_ / "program.sh";
+  std::ofstream(program) << "#!/bin/sh\ntouch '" << marker.string() << "'\nexit 1\n";
+  fs::permissions(program, fs::perms::owner_all);
+  git({"config", "log.showSignature", "true"});
+  git({"config", "gpg.program", program.string()});
+  git({"config", "diff.external", program.string()});
+  write(".gitattributes", "*.py diff=conv\n");
+  git({"config", "diff.conv.textconv", program.string()});
+  git({"add", ".gitattributes"});
+  git({"-c", "commit.gpgSign=false", "commit", "-q", "-m", "attributes"});
+  // A signed commit on top (its signature is never checked, so it need not verify).
+  std::string tree = git({"rev-parse", "HEAD^{tree}"}), parent = git({"rev-parse", "HEAD"});
+  tree.pop_back();
+  parent.pop_back();
+  std::ofstream(base_ / "signed") << "tree " << tree << "\nparent " << parent
+                                  << "\nauthor Test <test@example.com> 1700000000 +0000\n"
+                                     "committer Test <test@example.com> 1700000000 +0000\n"
+                                     "gpgsig -----BEGIN PGP SIGNATURE-----\n \n iQEzBAABCAAdFiEE\n"
+                                     " -----END PGP SIGNATURE-----\n\nsigned\n";
+  std::string signed_commit = git({"hash-object", "-t", "commit", "-w", (base_ / "signed").string()});
+  signed_commit.pop_back();
+  git({"update-ref", "HEAD", signed_commit});
+  EXPECT_EQ(commit_files(repo_, "HEAD", 100).size(), 7u);
+  EXPECT_FALSE(fs::exists(marker)) << "git ran a program the repository's configuration names";
+
   std::string message;
   EXPECT_EQ(error_kind([&] { commit_files(repo_, "--all", 10); }, &message), GitError::Kind::kBadRef) << message;
   EXPECT_EQ(error_kind([&] { commit_files(base_ / "home", "HEAD", 10); }), GitError::Kind::kNotARepository);
