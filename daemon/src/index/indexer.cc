@@ -38,7 +38,7 @@ using Clock = std::chrono::steady_clock;
 // files merges the full-text indexes (run_index).
 constexpr std::int64_t kMergeShare = 10;
 // The history kept: the files each of the last 3,000 commits changed
-// (`git log` reads them in about 0.2 s on material-ui's 25k commits), but
+// (`git log` lists them in about 0.2 s on material-ui), but
 // none of a commit that changed more than 30 files (a mass rename, a
 // formatter run, a dependency bump), whose files changed together by chance.
 constexpr std::size_t kHistoryCommits = 3000, kLargestCommit = 30;
@@ -436,10 +436,6 @@ IndexSummary run_index(const IndexOptions& options) {
   walk_options.max_document_size = options.documents.max_file_bytes;
   walk_options.only = options.only;
   summary.targeted = options.only.has_value();
-  // What the index holds is read on another thread while the tree is
-  // walked (on a 44k-file tree: about 100 ms beside 170-300 ms of walk);
-  // nothing else uses the store's connection meanwhile. A targeted run reads
-  // only its paths' rows.
   // Version control history, when HEAD moved since it was read: on a
   // thread of its own, beside the walk (git runs in another process).
   struct History {
@@ -465,6 +461,10 @@ IndexSummary run_index(const IndexOptions& options) {
       return read;
     });
   }
+  // What the index holds is read on another thread while the tree is
+  // walked (on a 44k-file tree: about 100 ms beside 170-300 ms of walk);
+  // nothing else uses the store's connection meanwhile. A targeted run reads
+  // only its paths' rows.
   std::future<std::unordered_map<std::string, graph::FileState>> states =
       std::async(std::launch::async, [&store, &options] {
         return options.only ? store->file_states(*options.only, /*hashes=*/false) : store->file_states(/*hashes=*/false);
