@@ -54,12 +54,18 @@ HEX40 = re.compile(r"^[0-9a-f]{40}$")
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def comp_answer(comp, tree, task_file):
+def comp_result(comp, tree, task_file):
+    """`comp query --json --no-refresh` on the indexed tree, parsed."""
     proc = subprocess.run([comp, "query", "--root", tree, "--task-file", task_file, "--json", "--no-refresh"],
                           capture_output=True, text=True)
     if proc.returncode != 0:
         raise RuntimeError(proc.stderr[:200])
-    result = json.loads(proc.stdout)
+    return json.loads(proc.stdout)
+
+
+def comp_answer(comp, tree, task_file):
+    """comP's ranking and its pack, as paths."""
+    result = comp_result(comp, tree, task_file)
     return [r["path"] for r in result["ranking"]], [p["path"] for p in result["pivot_files"]]
 
 
@@ -114,9 +120,7 @@ def live(args, sources):
             give_history(tree, git_dir, task["base_commit"])
             try:
                 subprocess.run([args.comp, "index", "--root", tree], check=True, capture_output=True)
-                proc = subprocess.run([args.comp, "query", "--root", tree, "--task-file", task_file, "--json",
-                                       "--no-refresh"], capture_output=True, text=True, check=True)
-                result = json.loads(proc.stdout)
+                result = comp_result(args.comp, tree, task_file)
             finally:
                 shutil.rmtree(os.path.join(tree, ".git"))
                 subprocess.run([args.comp, "index", "--root", tree], check=True, capture_output=True)
@@ -193,7 +197,6 @@ def main():
         print("| ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | --- |")
         for h in histories:
             for s in seed_counts:
-                first_partner = {}
                 for p in partner_counts:
                     complete, gained, added, golden = 0, [], 0, 0
                     for task, ranking, pack, found in answers:

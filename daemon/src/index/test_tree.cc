@@ -8,7 +8,6 @@
 #include <unistd.h>
 #include <utime.h>
 
-#include <cstdio>
 #include <fstream>
 
 extern char** environ;

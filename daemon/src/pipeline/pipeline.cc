@@ -1931,19 +1931,20 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       if (ranked_sent == kChangedWithFrom) {
         std::unordered_set<std::string_view> near;  // the ranking's first twenty: sent in their turn
         for (std::size_t r = 0; r < ranked.size() && r < listed; ++r) near.insert(ranked[r].first);
-        std::vector<std::pair<double, std::string>> best;
-        for (const auto& [other, found] : changed_together) {
-          auto known = files.find(other);
-          if (known == files.end() || sent.count(other) || near.count(other) || (!about_tests && is_test_path(other)) ||
+        std::vector<std::pair<double, const std::pair<const std::string, ChangedWith>*>> best;
+        for (const auto& entry : changed_together) {
+          const std::string& other = entry.first;
+          if (!files.count(other) || sent.count(other) || near.count(other) || (!about_tests && is_test_path(other)) ||
               is_vendored_path(other) ||
               std::any_of(neighbours.begin(), neighbours.end(), [&](const Follower& f) { return f.path == other; }))
             continue;
-          best.emplace_back(-found.weight, other);
+          best.emplace_back(-entry.second.weight, &entry);
         }
-        std::sort(best.begin(), best.end());
+        // Heaviest first; of equal weights, by path (the map's order).
+        std::stable_sort(best.begin(), best.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
         if (best.size() > kChangedWithSent) best.resize(kChangedWithSent);
-        for (const auto& [weight, other] : best)
-          neighbours.push_back({other, weights().companion * score, "", "", changed_together[other].with});
+        for (const auto& [weight, entry] : best)
+          neighbours.push_back({entry->first, weights().companion * score, "", "", entry->second.with});
       }
     }
     auto followers = followers_of.find({folder_of(path), stem_of(path)});

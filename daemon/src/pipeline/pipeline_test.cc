@@ -1283,11 +1283,6 @@ TEST(Pipeline, ReadsTheTaskAsItsReaderDoes) {
   EXPECT_EQ(std::find(why.begin(), why.end(), "name statu"), why.end());
 }
 
-// "'X' object has no attribute 'y'": class X lacks y, and its file is where
-// the fix goes, though the last frame is the caller that asked for y.
-// A caller's file list (Request::files) read before a commit: the symbol
-// lookups, which read the store as it is now, find definitions in a file the
-// list lacks. The query keeps to the list instead of failing on that file.
 // Tabs whose scroll buttons lose the indicator: six files the task's words
 // reach, and a translation and a test that no word or reference reaches.
 void write_tabs(TempTree& tree) {
@@ -1354,6 +1349,9 @@ TEST(Pipeline, FilesThatChangedWithTheStrongestInGitHistoryFollowIt) {
   }
 }
 
+// A caller's file list (Request::files) read before a commit: the symbol
+// lookups, which read the store as it is now, find definitions in a file the
+// list lacks. The query keeps to the list instead of failing on that file.
 TEST(Pipeline, AListReadBeforeACommitKeepsTheQueryToItsFiles) {
   TempTree tree("pipeline-listed-files");
   write_shop(tree);
@@ -1379,6 +1377,8 @@ TEST(Pipeline, AListReadBeforeACommitKeepsTheQueryToItsFiles) {
   EXPECT_NE(rank_of(result, "shop/returns.py"), 0u);
 }
 
+// "'X' object has no attribute 'y'": class X lacks y, and its file is where
+// the fix goes, though the last frame is the caller that asked for y.
 TEST(Pipeline, AnObjectWithoutTheAttributeNamesItsClass) {
   TempTree tree("pipeline-lacks");
   tree.write("pkg/__init__.py", "");
