@@ -1650,20 +1650,29 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   // busiest users of a hub file being noise.)
   constexpr std::size_t kNeighbourFrom = 2, kNeighboursEach = 1, kNeighboursAfter = 5;
   // The files that changed most often together with the three strongest
-  // in version control (the index's history: graph::Store::changed_with),
-  // three of them, follow the graph's neighbours as far files unless among
-  // the ranking's first twenty: what no reference links to a change's code
-  // (a demo's generated twin, the lock file beside a manifest, the API
-  // exports of a module, its migration guide). On polybench-dev's trees
-  // given their history (bench/swe/cochange.py --live): every changed file
-  // in 2 more of 97 packs and 1 fewer (a tail file the pointers' tokens
-  // pushed out), 14 changed files among 259 sent this way.
-  constexpr std::size_t kChangedWithFrom = 3, kChangedWithSent = 3, kChangedWithRead = 20;
+  // in version control (the index's history: graph::Store::changed_with):
+  // what no reference links to a change's code (a demo's generated twin,
+  // the lock file beside a manifest, the API exports of a module, its
+  // migration guide). Two of them go after the files in rank order, as far
+  // files: the two heaviest that the ranking's first twenty do not hold
+  // and the pack has not sent by then. Their shares are kept aside from
+  // the third file sent on, so that the ranked files' tail cannot spend
+  // them; what they leave goes back to the best files. (Chosen when the
+  // third file was sent, and sent after the fifth, they were often files
+  // the pack sent in their turn anyway: the numpy modules of a keras task
+  // rather than its API exports. A third one completed no more packs on
+  // the public benchmarks and pushed out a tail file that changed.)
+  constexpr std::size_t kChangedWithFrom = 3, kChangedWithSent = 2, kChangedWithRead = 20;
   struct ChangedWith {
     double weight = 0, heaviest = 0;  // over the strongest files, and from the one it changed with most
     std::string with;                 // that file
   };
   std::map<std::string, ChangedWith> changed_together;
+  std::vector<const std::pair<const std::string, ChangedWith>*> partners;  // heaviest first
+  std::size_t partners_reserve = 0;  // their shares, kept aside
+  double partners_score = 0;         // the third file's, as a neighbour's is its file's
+  bool partners_sent = false;
+  std::size_t tail_end = 0;  // the files in rank order end here
   struct Follower {
     std::string path;
     double score = 0;
@@ -1676,9 +1685,21 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   std::size_t ranked_sent = 0;
   const std::vector<std::string> no_symbols;  // a follower's: no evidence of its own
   bool follower = false;
-  // Each turn packs the next follower, else the next ranked file.
-  for (std::size_t i = 0; !following.empty() || (i < ranked.size() && i < std::max(listed, kPackConsidered));
-       follower ? following.pop_back() : void(++i)) {
+  // Each turn packs the next follower, else the next ranked file; then the
+  // files that changed with the strongest.
+  for (std::size_t i = 0;; follower ? following.pop_back() : void(++i)) {
+    if (following.empty() && (i >= ranked.size() || i >= std::max(listed, kPackConsidered))) {
+      if (partners_sent) break;
+      partners_sent = true;
+      tail_end = result.pivot_files.size();
+      budget += std::exchange(partners_reserve, 0);
+      std::vector<const std::pair<const std::string, ChangedWith>*> chosen;
+      for (const auto* partner : partners)
+        if (chosen.size() < kChangedWithSent && !sent.count(partner->first)) chosen.push_back(partner);
+      for (auto at = chosen.rbegin(); at != chosen.rend(); ++at)  // the heaviest packed first
+        following.push_back({(*at)->first, weights().companion * partners_score, "", "", (*at)->second.with});
+      if (following.empty()) break;
+    }
     if (request.cancelled && request.cancelled()) throw Cancelled();
     follower = !following.empty();
     const std::string& path = follower ? following.back().path : ranked[i].first;
@@ -1688,7 +1709,10 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     if (sent.count(path)) continue;  // a neighbour sent before its turn: not left out either
     if (budget < 32) {
       if (follower) continue;
-      if (i >= listed) break;
+      if (i >= listed) {
+        i = ranked.size();  // the files in rank order end here
+        continue;
+      }
       result.left_out.push_back(path);
       continue;
     }
@@ -1942,9 +1966,13 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
         }
         // Heaviest first; of equal weights, by path (the map's order).
         std::stable_sort(best.begin(), best.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-        if (best.size() > kChangedWithSent) best.resize(kChangedWithSent);
-        for (const auto& [weight, entry] : best)
-          neighbours.push_back({entry->first, weights().companion * score, "", "", entry->second.with});
+        for (const auto& [weight, entry] : best) partners.push_back(entry);
+        partners_score = score;
+        const std::size_t share = std::max<std::size_t>(request.max_tokens / kTailShare, kLeastTail);
+        for (std::size_t p = 0; p < partners.size() && p < kChangedWithSent; ++p)
+          partners_reserve += share + framing_room(partners[p]->first);
+        partners_reserve = std::min(partners_reserve, budget);
+        budget -= partners_reserve;
       }
     }
     auto followers = followers_of.find({folder_of(path), stem_of(path)});
@@ -1956,7 +1984,6 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     if (ranked_sent == kNeighboursAfter)  // after this file's own followers
       following.insert(following.begin(), neighbours.rbegin(), neighbours.rend());
   }
-  const std::size_t tail_end = result.pivot_files.size();  // the files in rank order end here
   budget += page_reserve;
   if (page_reserve) {
     std::unordered_set<std::string> taken;  // copies: pivot_files grows below
@@ -2061,8 +2088,9 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
     for (PivotFile& pivot : result.pivot_files) pivot.content.clear();
   // The answer as read, counted whole: a join may count other than its
   // parts, and the last line names the files left out. Until it fits, the
-  // last file packed in rank order goes (the farthest outline; then pages
-  // and companions), named in left_out when the ranking lists it.
+  // last file packed in rank order goes (the farthest outline; then the
+  // files that changed with the strongest, pages and companions), named in
+  // left_out when the ranking lists it.
   auto place = [&](const std::string& path) {  // in the ranking (its size when not listed)
     return std::find_if(result.ranking.begin(), result.ranking.end(),
                         [&](const RankedFile& ranked) { return ranked.path == path; }) -

@@ -1339,14 +1339,91 @@ TEST(Pipeline, FilesThatChangedWithTheStrongestInGitHistoryFollowIt) {
   ASSERT_NE(labels, nullptr);
   EXPECT_EQ(labels->changed_with, "ui/tabs.py");
   EXPECT_LT(labels->score, result.pivot_files[0].score);
-  // After the ranking's first five, as the graph's neighbours; never a test
-  // (the task is not about tests), never a file the ranking sends in its turn.
+  // After the files sent in rank order; never a test (the task is not
+  // about tests), never a file the ranking sends in its turn.
   for (std::size_t i = 0; i < 5 && i < result.pivot_files.size(); ++i)
     EXPECT_TRUE(result.pivot_files[i].changed_with.empty()) << result.pivot_files[i].path;
   for (const auto& [path, with] : changed_with(result)) {
     EXPECT_EQ(path.rfind("tests/", 0), std::string::npos) << path;
     EXPECT_EQ(rank_of(result, path), 0u) << path;
   }
+}
+
+// A file that changed with the strongest but that the pack sends in its
+// turn anyway (ranked below the twentieth) is not one of the two sent for
+// the history: the next heaviest are, after the files in rank order, in
+// shares the ranked files' tail cannot spend (a budget those files exceed).
+TEST(Pipeline, FilesThatChangedWithTheStrongestAreThoseThePackWouldNotSend) {
+  const std::string task = "Scrollable tabs lose the indicator\nWith scroll buttons, the Tabs indicator is misplaced.";
+  TempTree tree("pipeline-history-reach");
+  auto write_all = [&] {
+    write_tabs(tree);
+    // Thirty widgets the task's words reach, each weaker than the tabs'
+    // own files; the last ones rank below the twentieth and are sent in
+    // their turn.
+    for (int w = 0; w < 30; ++w)
+      tree.write("ui/widgets/widget_" + std::to_string(10 + w) + ".py",
+                 "def widget_" + std::to_string(10 + w) + "(items):\n    \"\"\"The indicator of scrollable tabs.\"\"\"\n    # " +
+                     std::string(static_cast<std::size_t>(w) * 40, 'x') + "\n    return items\n");
+    tree.write("ui/theme.py", "DARK = 'dark'\n");
+    tree.write("ui/colors.py", "RED = 'red'\n");
+  };
+  write_all();
+  ASSERT_EQ(index::testing::git(tree, {"init", "-q"}), 0);
+  ASSERT_EQ(index::testing::git(tree, {"add", "-A"}), 0);
+  ASSERT_EQ(index::testing::git(tree, {"commit", "-q", "-m", "tabs"}), 0);
+  auto store = indexed(tree);
+  Request request;
+  request.task = task;
+  Result result = run_pipeline(*store, tree.root(), request);
+  ASSERT_FALSE(result.ranking.empty());
+  ASSERT_EQ(result.ranking[0].path, "ui/tabs.py");
+  // The widget the pack sends that the ranking's first twenty do not list.
+  std::string far;
+  for (const PivotFile& pivot : result.pivot_files)
+    if (pivot.path.starts_with("ui/widgets/") && rank_of(result, pivot.path) == 0) far = pivot.path;
+  ASSERT_FALSE(far.empty());
+  // The tabs changed with that widget three times, the theme twice, the
+  // colours once.
+  for (int round = 0; round < 3; ++round) {
+    tree.write("ui/tabs.py", "# round " + std::to_string(round) + "\n");
+    tree.write(far, "# round " + std::to_string(round) + "\n");
+    if (round < 2) tree.write("ui/theme.py", "# round " + std::to_string(round) + "\n");
+    if (round < 1) tree.write("ui/colors.py", "# round " + std::to_string(round) + "\n");
+    ASSERT_EQ(index::testing::git(tree, {"commit", "-q", "-a", "-m", "round"}), 0);
+  }
+  write_all();  // the files as before, uncommitted: the same evidence
+  store = indexed(tree);
+  result = run_pipeline(*store, tree.root(), request);
+  ASSERT_EQ(result.ranking[0].path, "ui/tabs.py");
+  const PivotFile* widget = sent_file(result, far);
+  ASSERT_NE(widget, nullptr);
+  EXPECT_TRUE(widget->changed_with.empty());  // sent in its turn, once
+  EXPECT_EQ(std::count_if(result.pivot_files.begin(), result.pivot_files.end(),
+                          [&](const PivotFile& pivot) { return pivot.path == far; }),
+            1);
+  const PivotFile* theme = sent_file(result, "ui/theme.py");
+  const PivotFile* colors = sent_file(result, "ui/colors.py");
+  ASSERT_NE(theme, nullptr);
+  ASSERT_NE(colors, nullptr);
+  EXPECT_EQ(theme->changed_with, "ui/tabs.py");
+  EXPECT_EQ(colors->changed_with, "ui/tabs.py");
+  EXPECT_LT(theme - result.pivot_files.data(), colors - result.pivot_files.data());  // the heavier first
+  for (const PivotFile& pivot : result.pivot_files)  // after every file sent in rank order
+    if (pivot.changed_with.empty() && !pivot.outline && &pivot > colors) ADD_FAILURE() << pivot.path << " after the history's";
+
+  // A budget the ranked files exceed: the pack stops before the widget,
+  // which is now the heaviest it would not send; it and the theme go, in
+  // the shares kept for them.
+  request.max_tokens = 900;
+  result = run_pipeline(*store, tree.root(), request);
+  EXPECT_LE(result.answer_tokens, request.max_tokens);
+  EXPECT_EQ(sent_file(result, "ui/widgets/widget_30.py"), nullptr);  // the ranked files' tail ends before
+  widget = sent_file(result, far);
+  theme = sent_file(result, "ui/theme.py");
+  EXPECT_TRUE(widget && widget->changed_with == "ui/tabs.py");
+  EXPECT_TRUE(theme && theme->changed_with == "ui/tabs.py");
+  EXPECT_EQ(sent_file(result, "ui/colors.py"), nullptr);
 }
 
 // A caller's file list (Request::files) read before a commit: the symbol
