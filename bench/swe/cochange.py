@@ -5,12 +5,15 @@ usage: bench/swe/cochange.py COMP [--cache DIR] [--datasets dev,polybench-dev]
                              [--mirror-root DIR] [--kit DIR] [--history 300,1000,3000]
                              [--largest 30] [--seeds 1,2,3] [--partners 1,3,5] [--jobs 2]
        bench/swe/cochange.py COMP --live [--cache DIR] [--datasets ...] [--mirror-root DIR]
+       bench/swe/cochange.py COMP --recency [--cache DIR] [--datasets ...] [--mirror-root DIR]
 
 `--live` scores comP itself: each task's tree gets a .git whose HEAD is the
 base commit (`git init`, the mirror's objects borrowed through alternates),
 `comp index` reads its history, and the pack (`changed_with` files) is
 compared with the pack without history; then the .git is removed and the
-tree indexed again. Without `--live`, a grid of settings offline:
+tree indexed again. `--recency` re-ranks comP's 150 candidates (its
+evidence dump) with a boost for the files the history changed recently or
+often, a grid of weights. Without either, a grid of settings offline:
 
 A fix often changes files that nothing in the code links: a component and its
 generated JavaScript twin and preview, a Java class and its config class, a
@@ -145,6 +148,60 @@ def live(args, sources):
               f"{sum(r[7] for r in rows) / n:.3f} (ranking {sum(r[6] for r in rows) / n:.3f})")
 
 
+def recency(args, sources):
+    """Would a file's recent changes rank it better? comP's 150 candidates
+    (its evidence dump: path and score) re-scored by score * (1 + w *
+    exp(-commits since the file last changed / half-life)), or by its
+    number of changes in the last 3,000 commits, Acc@1 and Acc@5 per set."""
+    import math
+    import tempfile
+
+    def one(job):
+        dataset, (task, task_file, tree) = job
+        with tempfile.TemporaryDirectory() as scratch:
+            dumped = os.path.join(scratch, "features.tsv")
+            subprocess.run([args.comp, "query", "--root", tree, "--task-file", task_file, "--json", "--no-refresh"],
+                           capture_output=True, env=dict(os.environ, COMP_PIPELINE_FEATURES=dumped))
+            candidates = []
+            if os.path.exists(dumped):
+                with open(dumped) as lines:
+                    candidates = [(cells[0], float(cells[1])) for cells in (line.split("\t") for line in lines)]
+        git_dir = sources.find_mirror(task["repo"], task["base_commit"], args.mirror_root)
+        last, changes = {}, collections.Counter()
+        for age, files in enumerate(history(git_dir, task["base_commit"], 3000)):
+            for f in files:
+                last.setdefault(f, age)
+                changes[f] += 1
+        return dataset, set(task["gold_files"]), task["instance_id"], candidates, last, changes
+
+    datasets = args.datasets.split(",")
+    jobs = [(d, t) for d in datasets for t in cached_tasks(args.cache, d)]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        answers = list(pool.map(one, jobs))
+
+    def hits(dataset, rescore, k):
+        return {iid for d, gold, iid, candidates, last, changes in answers if d == dataset and
+                gold & {p for _, p in sorted(((-rescore(p, s, last, changes), p) for p, s in candidates))[:k]}}
+
+    base = {(d, k): hits(d, lambda p, s, last, changes: s, k) for d in datasets for k in (1, 5)}
+    print("| boost | half-life / scale | w | " + " | ".join(f"{d} Acc@1 | {d} Acc@5 (+/-)" for d in datasets) + " |")
+    print("| --- | ---: | ---: |" + " ---: | --- |" * len(datasets))
+    for kind in ("recent", "changes"):
+        for half in (10, 30, 100, 300, 1000):
+            for w in (0.05, 0.1, 0.2, 0.4):
+                if kind == "recent":
+                    rescore = lambda p, s, last, changes: s * (1 + w * math.exp(-last.get(p, 10**9) / half))
+                else:
+                    rescore = lambda p, s, last, changes: s * (1 + w * math.log1p(changes[p]) / math.log1p(half))
+                cells = []
+                for d in datasets:
+                    n = sum(1 for a in answers if a[0] == d)
+                    at1, at5 = hits(d, rescore, 1), hits(d, rescore, 5)
+                    cells.append(f"{len(at1) / n:.3f} (was {len(base[d, 1]) / n:.3f}) | {len(at5) / n:.3f} "
+                                 f"+{len(at5 - base[d, 5])} -{len(base[d, 5] - at5)}")
+                print(f"| {kind} | {half} | {w} | " + " | ".join(cells) + " |")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("comp")
@@ -162,12 +219,16 @@ def main():
                     help="instead: give each tree a .git at its base commit (the mirror's objects borrowed), "
                          "index it, and score comP's own packs with the history it keeps; then take the .git away "
                          "and index again")
+    ap.add_argument("--recency", action="store_true",
+                    help="instead: re-rank comP's 150 candidates with a boost for files changed recently or often")
     args = ap.parse_args()
     sys.path.insert(0, args.kit)
     import sources  # the kit's: find_mirror, is_test_path_polyglot
 
     if args.live:
         return live(args, sources)
+    if args.recency:
+        return recency(args, sources)
     histories = [int(h) for h in args.history.split(",")]
     seed_counts = [int(s) for s in args.seeds.split(",")]
     partner_counts = [int(p) for p in args.partners.split(",")]
