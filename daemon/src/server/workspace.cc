@@ -133,13 +133,17 @@ void Workspace::files_changed(const std::vector<std::string>& paths) {
   wake_.notify_all();
 }
 
-void Workspace::on_watch(std::vector<std::string> paths, bool overflow) {
+void Workspace::on_watch(watch::Change change) {
   std::lock_guard lock(mutex_);
-  if (overflow) {  // unknown changes: a whole incremental run
-    paths.push_back(".");
+  if (change.overflow) {  // unknown changes: a whole incremental run
+    change.paths.push_back(".");
     whole_ = true;
   }
-  for (std::string& path : paths) pending_.insert(std::move(path));
+  // HEAD moved (a commit, a checkout, a pull): a whole walk, which reads
+  // the history again (the commits each file changed in: the pipeline's
+  // changed_with), whether or not a file changed.
+  if (change.head_moved) whole_ = true;
+  for (std::string& path : change.paths) pending_.insert(std::move(path));
   scheduled_ = true;  // the watcher already debounced
   due_ = Clock::now();
   wake_.notify_all();
@@ -333,7 +337,7 @@ void Workspace::run_once(bool rebuild, std::optional<std::vector<std::string>> o
     if (options_.watch && !stop_) {
       if (!watcher_)
         watcher_ = std::make_unique<watch::Watcher>(
-            options_.root, [this](watch::Change change) { on_watch(std::move(change.paths), change.overflow); },
+            options_.root, [this](watch::Change change) { on_watch(std::move(change)); },
             options_.debounce);
       std::string error;
       bool ok = watcher_->watch(std::vector<std::string>(directories_.begin(), directories_.end()), &error);

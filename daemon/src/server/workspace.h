@@ -34,6 +34,7 @@
 
 namespace comp::watch {
 class Watcher;
+struct Change;
 }
 
 namespace comp::server {
@@ -109,7 +110,7 @@ class Workspace {
   void run_loop();
   // `only`: the paths to walk (a watcher's changes), nullopt for the whole tree.
   void run_once(bool rebuild, std::optional<std::vector<std::string>> only);
-  void on_watch(std::vector<std::string> paths, bool overflow);
+  void on_watch(watch::Change change);
   void give_back(std::unique_ptr<graph::Store> store, std::uint64_t generation);
 
   Options options_;

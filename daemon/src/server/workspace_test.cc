@@ -236,5 +236,49 @@ TEST(Workspace, RebuildStartsOverAndReadersFollow) {
   EXPECT_TRUE(quarantined);
 }
 
+// A commit moves HEAD without changing a file in the tree: the daemon
+// reads the history again (what changed with what), as a whole walk does.
+TEST(Workspace, ACommitIsFollowedThoughNoFileChanged) {
+  TempTree tree("ws-history");
+  tree.write("a.py", "def alpha():\n    pass\n");
+  tree.write("b.py", "def beta():\n    pass\n");
+  tree.write("c.py", "def gamma():\n    pass\n");
+  ASSERT_EQ(index::testing::git(tree, {"init", "-q"}), 0);
+  ASSERT_EQ(index::testing::git(tree, {"add", "-A"}), 0);
+  ASSERT_EQ(index::testing::git(tree, {"commit", "-q", "-m", "first"}), 0);
+  auto head = [&] {
+    std::string out;
+    EXPECT_EQ(index::testing::git(tree, {"rev-parse", "HEAD"}, &out), 0);
+    return out.substr(0, out.find('\n'));
+  };
+  tree.write("a.py", "def alpha():\n    return 1\n");  // edited before the daemon starts
+  tree.write("b.py", "def beta():\n    return 2\n");
+  Workspace workspace(options_for(tree));
+  workspace.start();
+  ASSERT_TRUE(workspace.wait_ready(10s));
+  ASSERT_TRUE(workspace.wait_idle(10s));
+  EXPECT_EQ(workspace.read()->history_head(), head());
+  auto with = workspace.read()->changed_with("a.py", 5);  // one commit of the three files
+  ASSERT_EQ(with.size(), 2u);
+  EXPECT_EQ(with[0].second, with[1].second);
+
+  const std::size_t runs = workspace.state().runs;
+  ASSERT_EQ(index::testing::git(tree, {"commit", "-q", "-a", "-m", "alpha and beta"}), 0);
+  const std::string committed = head();
+  EXPECT_TRUE(eventually([&] { return workspace.read()->history_head() == committed; }));
+  ASSERT_TRUE(workspace.wait_idle(10s));
+  EXPECT_GT(workspace.state().runs, runs);
+  EXPECT_FALSE(workspace.state().last.targeted);
+  with = workspace.read()->changed_with("a.py", 5);  // and one of a.py and b.py
+  ASSERT_EQ(with.size(), 2u);
+  EXPECT_EQ(with[0].first, "b.py");
+  EXPECT_GT(with[0].second, with[1].second);
+
+  // A checkout of the first commit moves HEAD back (and the two files).
+  ASSERT_EQ(index::testing::git(tree, {"checkout", "-q", "HEAD~1"}), 0);
+  EXPECT_TRUE(eventually([&] { return workspace.read()->history_head() != committed; }));
+  EXPECT_TRUE(eventually([&] { return workspace.read()->history_head() == head(); }));
+}
+
 }  // namespace
 }  // namespace comp::server

@@ -39,6 +39,11 @@ constexpr std::uint32_t kMask = IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRI
 // into an ignored node_modules/ would otherwise cost thousands of watches).
 constexpr std::size_t kMaxListedEntries = 10000;
 
+// What git's HEAD moving writes: .git/HEAD (renamed over from HEAD.lock:
+// a checkout) and .git/logs/HEAD (appended: every move, the reflog).
+constexpr std::uint32_t kGitMask = IN_CREATE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_DELETE_SELF |
+                                   IN_MOVE_SELF | IN_DONT_FOLLOW | IN_ONLYDIR | IN_EXCL_UNLINK;
+
 bool is_excluded_name(std::string_view name) { return name == ".git" || name == ".comp"; }
 
 // True when a component of `rel` is .git or .comp.
@@ -76,13 +81,15 @@ struct Watcher::State {
   int init_errno = 0;  // why inotify_fd (or wake_fd) is -1
   int wake_fd = -1;
 
-  mutable std::mutex mutex;                      // guards the two maps
+  mutable std::mutex mutex;                      // guards the two maps and the git watches
   std::unordered_map<int, std::string> rel_of_wd;
   std::map<std::string, int> wd_of_rel;          // ordered: subtrees are ranges
+  int git_wd = -1, logs_wd = -1;                 // .git and .git/logs, for HEAD's moves
 
   // The burst being collected; touched by the thread only.
   std::set<std::string> pending;
   bool overflow = false;
+  bool head_moved = false;
   bool in_burst = false;
   Clock::time_point first_event;
   Clock::time_point last_event;
@@ -128,6 +135,44 @@ struct Watcher::State {
       rit->second = wd;
     }
     return 0;
+  }
+
+  // Watches `rel` (".git" or ".git/logs") for HEAD's moves unless it is
+  // watched already; only a real directory inside the root, as in
+  // add_watch_locked. Returns the watch, or -1.
+  int add_git_watch_locked(int wd, const std::string& rel) {
+    if (wd >= 0 || inotify_fd < 0 || !root_ok) return wd;
+    const std::string full = full_path(rel);
+    char resolved[PATH_MAX];
+    if (::realpath(full.c_str(), resolved) == nullptr || full != resolved) return -1;
+    return std::max(::inotify_add_watch(inotify_fd, full.c_str(), kGitMask), -1);
+  }
+
+  void watch_git_locked() {
+    git_wd = add_git_watch_locked(git_wd, ".git");
+    if (git_wd >= 0) logs_wd = add_git_watch_locked(logs_wd, ".git/logs");
+  }
+
+  // An event of the git watches: HEAD written marks the burst; logs/
+  // created (a repository's first commit) is watched. True when `ev` was
+  // theirs.
+  bool handle_git_event_locked(const struct inotify_event& ev) {
+    if (ev.wd < 0 || (ev.wd != git_wd && ev.wd != logs_wd)) return false;
+    if (ev.mask & IN_IGNORED) {  // deleted or moved away: watched again by the next watch()
+      (ev.wd == git_wd ? git_wd : logs_wd) = -1;
+      return true;
+    }
+    if (ev.len == 0 || ev.name[0] == '\0') return true;
+    const std::string_view name(ev.name);
+    // logs/ appears with a repository's first commit, whose logs/HEAD may
+    // be written before the new watch lands: HEAD moved.
+    const bool logs = ev.wd == git_wd && name == "logs" && (ev.mask & IN_ISDIR) && (ev.mask & (IN_CREATE | IN_MOVED_TO));
+    if (logs) logs_wd = add_git_watch_locked(logs_wd, ".git/logs");
+    if (logs || (name == "HEAD" && !(ev.mask & IN_ISDIR))) {
+      head_moved = true;
+      note_event();
+    }
+    return true;
   }
 
   void remove_watch_locked(std::map<std::string, int>::iterator it) {
@@ -212,6 +257,7 @@ struct Watcher::State {
       note_event();
       return;
     }
+    if (handle_git_event_locked(ev)) return;
     auto it = rel_of_wd.find(ev.wd);
     if (it == rel_of_wd.end()) return;  // removed by us; its last events are stale
     const std::string dir = it->second;
@@ -267,8 +313,10 @@ struct Watcher::State {
     Change change;
     change.paths.assign(pending.begin(), pending.end());
     change.overflow = overflow;
+    change.head_moved = head_moved;
     pending.clear();
     overflow = false;
+    head_moved = false;
     in_burst = false;
     try {
       on_change(std::move(change));
@@ -371,6 +419,7 @@ bool Watcher::watch(const std::vector<std::string>& directories, std::string* er
     }
     return false;
   }
+  s.watch_git_locked();
   return true;
 }
 

@@ -4,9 +4,14 @@
 // watch (the walk's `directories`) and decides what a change means.
 //
 // Invariants:
-//  - nothing under `.git/` or `.comp/` (at any depth) is watched or reported,
+//  - nothing under `.git/` or `.comp/` (at any depth) is reported as a path,
 //    nor a `.git` entry of any type or a `.comp` directory itself: comP's own
 //    database lives in .comp/, and its writes must never wake the daemon;
+//  - of git's files, only the root's HEAD moving wakes it (Change::
+//    head_moved): a real `.git` directory at the root (not a symlink, not a
+//    worktree's `.git` file) and its `logs/` are watched for writes of a file
+//    named HEAD, and nothing else there is reported (git status, fetch,
+//    gc and the index's refreshes write other files);
 //  - no symlink is followed: a watched directory is reached from the root's
 //    real path through real directories only;
 //  - on_change runs on the watcher's own thread, never concurrently with
@@ -33,6 +38,10 @@ struct Change {
   // directory could not be added, a new subtree was too large to list, or the
   // root itself was moved or deleted): the caller must rescan everything.
   bool overflow = false;
+  // The root's git HEAD moved (a commit, checkout, reset, merge or pull
+  // wrote .git/HEAD or appended to .git/logs/HEAD, the reflog): the commits
+  // behind the work tree changed, whether or not a file did.
+  bool head_moved = false;
 };
 
 class Watcher {
@@ -55,7 +64,9 @@ class Watcher {
   // no longer exist. Returns false with a message in *error (if non-null)
   // when inotify is unavailable or the watch limit (max_user_watches) is hit;
   // the watches that could be added stay. Directories the thread added on its
-  // own (created since the caller's walk) are removed unless listed.
+  // own (created since the caller's walk) are removed unless listed. Also
+  // watches the root's .git and .git/logs for HEAD's moves when they exist
+  // now and are not watched yet (they are not counted in watched()).
   // Thread-safe; may be called while events flow.
   bool watch(const std::vector<std::string>& directories, std::string* error);
 

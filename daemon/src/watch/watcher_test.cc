@@ -64,6 +64,14 @@ class Recorder {
     return changes_.size();
   }
 
+  // True once a change saying HEAD moved has arrived since the last clear().
+  bool wait_for_head_moved() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    return cv_.wait_for(lock, kArrives, [&] {
+      return std::any_of(changes_.begin(), changes_.end(), [](const Change& c) { return c.head_moved; });
+    });
+  }
+
   bool any_overflow() {
     std::lock_guard<std::mutex> lock(mutex_);
     return std::any_of(changes_.begin(), changes_.end(), [](const Change& c) { return c.overflow; });
@@ -217,6 +225,72 @@ TEST_F(WatcherTest, CompAndGitDirectoriesNeverTriggerACallback) {
   write("real.txt");
   ASSERT_TRUE(recorder_.wait_for_paths({"real.txt"}));
   EXPECT_EQ(recorder_.seen(), (std::set<std::string>{"real.txt"}));
+}
+
+// Of git's files only HEAD's moves are reported, as head_moved and no
+// path: git writes these files as a commit (the reflog appended) and a
+// checkout (HEAD.lock renamed over HEAD) do.
+TEST_F(WatcherTest, OnlyGitsHeadMovingIsReported) {
+  write(".git/HEAD", "ref: refs/heads/main\n");
+  write(".git/refs/heads/main", "1111\n");
+  Watcher watcher(root_, recorder_.callback(), 50ms);
+  watch(watcher, {""});
+  EXPECT_EQ(watcher.watched(), 1u);  // git's directories are not counted
+
+  // The first commit creates logs/ (its logs/HEAD may come before a watch).
+  write(".git/logs/HEAD", "0000 1111 A <a@example.com> 0 +0000\tcommit (initial): a\n");
+  ASSERT_TRUE(recorder_.wait_for_head_moved());
+  EXPECT_TRUE(recorder_.stays_quiet());
+  recorder_.clear();
+
+  // What git status, fetch, gc, tag and a branch's own reflog write: nothing.
+  write(".git/index", "DIRC");
+  write(".git/index.lock", "DIRC");
+  write(".git/FETCH_HEAD", "1111\n");
+  write(".git/ORIG_HEAD", "1111\n");
+  write(".git/packed-refs", "1111 refs/tags/v0\n");
+  write(".git/refs/tags/v1", "1111\n");
+  write(".git/logs/refs/heads/main", "1111 2222\n");
+  write(".git/objects/ab/cdef");
+  write(".git/HEAD.lock", "ref: refs/heads/other\n");
+  fs::remove(root_ / ".git" / "HEAD.lock");
+  EXPECT_TRUE(recorder_.stays_quiet());
+  EXPECT_EQ(recorder_.count(), 0u);
+
+  // A commit appends to the reflog.
+  append(".git/logs/HEAD", "1111 2222 A <a@example.com> 0 +0000\tcommit: b\n");
+  ASSERT_TRUE(recorder_.wait_for_head_moved());
+  EXPECT_TRUE(recorder_.seen().empty());
+  recorder_.clear();
+  // A checkout renames HEAD.lock over HEAD.
+  write(".git/HEAD.lock", "ref: refs/heads/other\n");
+  fs::rename(root_ / ".git" / "HEAD.lock", root_ / ".git" / "HEAD");
+  ASSERT_TRUE(recorder_.wait_for_head_moved());
+  EXPECT_TRUE(recorder_.seen().empty());
+  recorder_.clear();
+
+  // A .git that is a symlink (to a repository outside the root) is never
+  // watched, nor is one that is a file (a worktree's).
+  const fs::path outside = root_.string() + ".outside";
+  fs::create_directories(outside / "logs");
+  fs::remove_all(root_ / ".git");
+  ASSERT_TRUE(recorder_.stays_quiet());
+  fs::create_directory_symlink(outside, root_ / ".git");
+  watch(watcher, {""});
+  std::ofstream(outside / "logs" / "HEAD", std::ios::app) << "2222 3333\n";
+  std::ofstream(outside / "HEAD") << "ref: refs/heads/main\n";
+  EXPECT_TRUE(recorder_.stays_quiet());
+  fs::remove(root_ / ".git");
+  write(".git", "gitdir: " + outside.string() + "\n");
+  watch(watcher, {""});
+  std::ofstream(outside / "logs" / "HEAD", std::ios::app) << "3333 4444\n";
+  EXPECT_TRUE(recorder_.stays_quiet());
+  EXPECT_EQ(recorder_.count(), 0u);
+  fs::remove_all(outside);
+
+  // The watcher still reports the tree.
+  write("real.txt");
+  ASSERT_TRUE(recorder_.wait_for_paths({"real.txt"}));
 }
 
 TEST_F(WatcherTest, WatchWithASmallerSetStopsReportsForRemovedDirectories) {
