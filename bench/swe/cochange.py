@@ -6,6 +6,7 @@ usage: bench/swe/cochange.py COMP [--cache DIR] [--datasets dev,polybench-dev]
                              [--largest 30] [--seeds 1,2,3] [--partners 1,3,5] [--jobs 2]
        bench/swe/cochange.py COMP --live [--cache DIR] [--datasets ...] [--mirror-root DIR]
        bench/swe/cochange.py COMP --recency [--cache DIR] [--datasets ...] [--mirror-root DIR]
+       bench/swe/cochange.py COMP --messages [--cache DIR] [--datasets ...] [--mirror-root DIR] [--largest 30]
 
 `--live` scores comP itself: each task's tree gets a .git whose HEAD is the
 base commit (`git init`, the mirror's objects borrowed through alternates),
@@ -13,7 +14,8 @@ base commit (`git init`, the mirror's objects borrowed through alternates),
 compared with the pack without history; then the .git is removed and the
 tree indexed again. `--recency` re-ranks comP's 150 candidates (its
 evidence dump) with a boost for the files the history changed recently or
-often, a grid of weights. Without either, a grid of settings offline:
+often, a grid of weights; `--messages` with BM25 over the messages of the
+commits that changed each file. Without those, a grid of settings offline:
 
 A fix often changes files that nothing in the code links: a component and its
 generated JavaScript twin and preview, a Java class and its config class, a
@@ -50,6 +52,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
 from cached_tasks import cached_tasks
 
@@ -70,6 +73,19 @@ def comp_answer(comp, tree, task_file):
     """comP's ranking and its pack, as paths."""
     result = comp_result(comp, tree, task_file)
     return [r["path"] for r in result["ranking"]], [p["path"] for p in result["pivot_files"]]
+
+
+def comp_candidates(comp, tree, task_file):
+    """The 150 files comP's pack considers, best first, with their scores
+    (its evidence dump, COMP_PIPELINE_FEATURES)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        dumped = os.path.join(scratch, "features.tsv")
+        subprocess.run([comp, "query", "--root", tree, "--task-file", task_file, "--json", "--no-refresh"],
+                       capture_output=True, env=dict(os.environ, COMP_PIPELINE_FEATURES=dumped))
+        if not os.path.exists(dumped):
+            return []
+        with open(dumped) as lines:
+            return [(cells[0], float(cells[1])) for cells in (line.split("\t") for line in lines)]
 
 
 def history(git_dir, commit, count):
@@ -148,58 +164,144 @@ def live(args, sources):
               f"{sum(r[7] for r in rows) / n:.3f} (ranking {sum(r[6] for r in rows) / n:.3f})")
 
 
+def rerank(args, sources, evidence):
+    """Per task of each dataset, in parallel: (dataset, gold files, instance
+    id, comP's candidates, evidence(task, its mirror))."""
+    def one(job):
+        dataset, (task, task_file, tree) = job
+        candidates = comp_candidates(args.comp, tree, task_file)
+        git_dir = sources.find_mirror(task["repo"], task["base_commit"], args.mirror_root)
+        return dataset, set(task["gold_files"]), task["instance_id"], candidates, evidence(task, git_dir)
+
+    jobs = [(d, t) for d in args.datasets.split(",") for t in cached_tasks(args.cache, d)]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        return list(pool.map(one, jobs))
+
+
+def hits(answers, dataset, order, k):
+    """The tasks of `dataset` with a gold file among the first k of
+    order(candidates, evidence)."""
+    return {iid for d, gold, iid, candidates, evidence in answers if d == dataset and
+            gold & set(order(candidates, evidence)[:k])}
+
+
+def comp_order(candidates, evidence):
+    return [p for p, _ in candidates]
+
+
+def rescored(candidates, score):
+    """The candidates' paths by score(path, comP's score), best first."""
+    return [p for _, p in sorted((-score(p, s), p) for p, s in candidates)]
+
+
+def grid_cells(answers, order):
+    """Per dataset: Acc@1 and Acc@5 of `order`, beside comP's own, and the
+    tasks gained and lost at 5."""
+    cells = []
+    for d in dict.fromkeys(a[0] for a in answers):
+        n = sum(1 for a in answers if a[0] == d)
+        at5, base5 = hits(answers, d, order, 5), hits(answers, d, comp_order, 5)
+        cells.append(f"{len(hits(answers, d, order, 1)) / n:.3f} (was {len(hits(answers, d, comp_order, 1)) / n:.3f}) "
+                     f"| {len(at5) / n:.3f} +{len(at5 - base5)} -{len(base5 - at5)}")
+    return " | ".join(cells)
+
+
 def recency(args, sources):
     """Would a file's recent changes rank it better? comP's 150 candidates
     (its evidence dump: path and score) re-scored by score * (1 + w *
     exp(-commits since the file last changed / half-life)), or by its
     number of changes in the last 3,000 commits, Acc@1 and Acc@5 per set."""
     import math
-    import tempfile
 
-    def one(job):
-        dataset, (task, task_file, tree) = job
-        with tempfile.TemporaryDirectory() as scratch:
-            dumped = os.path.join(scratch, "features.tsv")
-            subprocess.run([args.comp, "query", "--root", tree, "--task-file", task_file, "--json", "--no-refresh"],
-                           capture_output=True, env=dict(os.environ, COMP_PIPELINE_FEATURES=dumped))
-            candidates = []
-            if os.path.exists(dumped):
-                with open(dumped) as lines:
-                    candidates = [(cells[0], float(cells[1])) for cells in (line.split("\t") for line in lines)]
-        git_dir = sources.find_mirror(task["repo"], task["base_commit"], args.mirror_root)
+    def evidence(task, git_dir):
         last, changes = {}, collections.Counter()
         for age, files in enumerate(history(git_dir, task["base_commit"], 3000)):
             for f in files:
                 last.setdefault(f, age)
                 changes[f] += 1
-        return dataset, set(task["gold_files"]), task["instance_id"], candidates, last, changes
+        return last, changes
 
+    answers = rerank(args, sources, evidence)
     datasets = args.datasets.split(",")
-    jobs = [(d, t) for d in datasets for t in cached_tasks(args.cache, d)]
-    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        answers = list(pool.map(one, jobs))
-
-    def hits(dataset, rescore, k):
-        return {iid for d, gold, iid, candidates, last, changes in answers if d == dataset and
-                gold & {p for _, p in sorted(((-rescore(p, s, last, changes), p) for p, s in candidates))[:k]}}
-
-    base = {(d, k): hits(d, lambda p, s, last, changes: s, k) for d in datasets for k in (1, 5)}
     print("| boost | half-life / scale | w | " + " | ".join(f"{d} Acc@1 | {d} Acc@5 (+/-)" for d in datasets) + " |")
     print("| --- | ---: | ---: |" + " ---: | --- |" * len(datasets))
     for kind in ("recent", "changes"):
         for half in (10, 30, 100, 300, 1000):
             for w in (0.05, 0.1, 0.2, 0.4):
                 if kind == "recent":
-                    rescore = lambda p, s, last, changes: s * (1 + w * math.exp(-last.get(p, 10**9) / half))
+                    order = lambda c, e: rescored(c, lambda p, s: s * (1 + w * math.exp(-e[0].get(p, 10**9) / half)))
                 else:
-                    rescore = lambda p, s, last, changes: s * (1 + w * math.log1p(changes[p]) / math.log1p(half))
-                cells = []
-                for d in datasets:
-                    n = sum(1 for a in answers if a[0] == d)
-                    at1, at5 = hits(d, rescore, 1), hits(d, rescore, 5)
-                    cells.append(f"{len(at1) / n:.3f} (was {len(base[d, 1]) / n:.3f}) | {len(at5) / n:.3f} "
-                                 f"+{len(at5 - base[d, 5])} -{len(base[d, 5] - at5)}")
-                print(f"| {kind} | {half} | {w} | " + " | ".join(cells) + " |")
+                    order = lambda c, e: rescored(c, lambda p, s: s * (1 + w * math.log1p(e[1][p]) / math.log1p(half)))
+                print(f"| {kind} | {half} | {w} | " + grid_cells(answers, order) + " |")
+
+
+def messages(args, sources):
+    """Would the words of the commits that changed a file say what it is
+    about? Each file's document: the messages (subject and body) of the last
+    3,000 commits that changed it (commits of more than --largest files left
+    out); BM25 of the task's title, or its first 3,000 characters, over
+    them. Printed: Acc@5 of that ranking alone, and comP's 150 candidates
+    re-scored by score * (1 + w * the file's BM25 / the best candidate's)."""
+    import math
+
+    stop = set("the a an and or of to in is it that this for on with as be are was were by at from not no but if when "
+               "can should would could will we you they them our your their there here have has had do does did so such "
+               "than then these those which what who how why all any some more most other into out up down over under "
+               "about via also just only very use using used new add support fix allow make get set".split())
+
+    def words(text):
+        out = []
+        for word in re.findall(r"[A-Za-z][A-Za-z0-9]+", text):
+            for part in re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", word):
+                if len(part) > 2 and part.lower() not in stop:
+                    out.append(part.lower())
+        return out
+
+    def bm25(docs, query):
+        n = len(docs) or 1
+        df = collections.Counter(w for terms in docs.values() for w in set(terms))
+        average = sum(len(terms) for terms in docs.values()) / n or 1
+        scores = {}
+        for path, terms in docs.items():
+            tf = collections.Counter(terms)
+            score = sum(math.log(1 + (n - df[w] + 0.5) / (df[w] + 0.5)) * tf[w] * 2.2 /
+                        (tf[w] + 1.2 * (0.25 + 0.75 * len(terms) / average)) for w in set(query) if w in tf)
+            if score > 0:
+                scores[path] = score
+        return scores
+
+    def evidence(task, git_dir):
+        if not HEX40.match(task["base_commit"]):
+            raise ValueError(f"not a commit id: {task['base_commit']!r}")
+        out = subprocess.run(["git", "--git-dir", git_dir, "log", "--no-merges", "--no-renames",
+                              "--format=%x00%s%n%b%x01", "--name-only", "-n", "3000", task["base_commit"], "--"],
+                             capture_output=True, check=True).stdout.decode("utf-8", "replace")
+        docs = collections.defaultdict(list)
+        for block in out.split("\0")[1:]:
+            message, _, names = block.partition("\x01")
+            files = [f for f in names.split("\n") if f.strip()]
+            if 0 < len(files) <= args.largest:
+                terms = words(message)
+                for f in files:
+                    docs[f].extend(terms)
+        statement = task["problem_statement"]
+        return {"title": bm25(docs, words(statement.split("\n", 1)[0])), "task": bm25(docs, words(statement[:3000]))}
+
+    answers = rerank(args, sources, evidence)
+    datasets = args.datasets.split(",")
+    for d in datasets:
+        n = sum(1 for a in answers if a[0] == d)
+        alone = {q: len(hits(answers, d, lambda c, e: sorted(e[q], key=lambda p: -e[q][p]), 5)) for q in ("title", "task")}
+        print(f"{d}: comP Acc@5 {len(hits(answers, d, comp_order, 5)) / n:.3f}; the messages alone, Acc@5 "
+              f"{alone['title'] / n:.3f} (title), {alone['task'] / n:.3f} (task)")
+    print("| query | w | " + " | ".join(f"{d} Acc@1 | {d} Acc@5 (+/-)" for d in datasets) + " |")
+    print("| --- | ---: |" + " ---: | --- |" * len(datasets))
+    for q in ("title", "task"):
+        for w in (0.05, 0.1, 0.2, 0.3, 0.5):
+            def order(candidates, scores):
+                best = max((scores[q].get(p, 0) for p, _ in candidates), default=0) or 1
+                return rescored(candidates, lambda p, s: s * (1 + w * scores[q].get(p, 0) / best))
+            print(f"| {q} | {w} | " + grid_cells(answers, order) + " |")
 
 
 def main():
@@ -221,6 +323,9 @@ def main():
                          "and index again")
     ap.add_argument("--recency", action="store_true",
                     help="instead: re-rank comP's 150 candidates with a boost for files changed recently or often")
+    ap.add_argument("--messages", action="store_true",
+                    help="instead: re-rank comP's 150 candidates with BM25 over the messages of the commits that "
+                         "changed each file")
     args = ap.parse_args()
     sys.path.insert(0, args.kit)
     import sources  # the kit's: find_mirror, is_test_path_polyglot
@@ -229,6 +334,8 @@ def main():
         return live(args, sources)
     if args.recency:
         return recency(args, sources)
+    if args.messages:
+        return messages(args, sources)
     histories = [int(h) for h in args.history.split(",")]
     seed_counts = [int(s) for s in args.seeds.split(",")]
     partner_counts = [int(p) for p in args.partners.split(",")]
