@@ -1657,7 +1657,8 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   // files: the two heaviest that the ranking's first twenty do not hold
   // and the pack has not sent by then. Their shares are kept aside from
   // the third file sent on, so that the ranked files' tail cannot spend
-  // them; what they leave goes back to the best files. (Chosen when the
+  // them (unless a small budget leaves too little); what they leave goes
+  // back to the best files. (Chosen when the
   // third file was sent, and sent after the fifth, they were often files
   // the pack sent in their turn anyway: the numpy modules of a keras task
   // rather than its API exports. A third one completed no more packs on
@@ -1971,7 +1972,13 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
         const std::size_t share = std::max<std::size_t>(request.max_tokens / kTailShare, kLeastTail);
         for (std::size_t p = 0; p < partners.size() && p < kChangedWithSent; ++p)
           partners_reserve += share + framing_room(partners[p]->first);
-        partners_reserve = std::min(partners_reserve, budget);
+        // A small budget goes to the ranked files: none are sent when
+        // their shares would take more than a quarter of what is left.
+        constexpr std::size_t kMostReserved = 4;
+        if (partners_reserve * kMostReserved > budget) {
+          partners.clear();
+          partners_reserve = 0;
+        }
         budget -= partners_reserve;
       }
     }

@@ -1424,6 +1424,15 @@ TEST(Pipeline, FilesThatChangedWithTheStrongestAreThoseThePackWouldNotSend) {
   EXPECT_TRUE(widget && widget->changed_with == "ui/tabs.py");
   EXPECT_TRUE(theme && theme->changed_with == "ui/tabs.py");
   EXPECT_EQ(sent_file(result, "ui/colors.py"), nullptr);
+
+  // A budget so small that their shares would take more than a quarter of
+  // what the first three files leave: it goes to the ranked files.
+  request.max_tokens = 200;
+  result = run_pipeline(*store, tree.root(), request);
+  EXPECT_LE(result.answer_tokens, request.max_tokens);
+  for (const PivotFile& pivot : result.pivot_files) EXPECT_TRUE(pivot.changed_with.empty()) << pivot.path;
+  ASSERT_GE(result.ranking.size(), 3u);
+  for (std::size_t r = 0; r < 3; ++r) EXPECT_NE(sent_file(result, result.ranking[r].path), nullptr) << r;
 }
 
 // A caller's file list (Request::files) read before a commit: the symbol
