@@ -4,7 +4,7 @@
 usage: bench/swe/cochange.py COMP [--cache DIR] [--datasets dev,polybench-dev]
                              [--mirror-root DIR] [--kit DIR] [--history 300,1000,3000]
                              [--largest 30] [--seeds 1,2,3] [--partners 1,3,5] [--jobs 2]
-       bench/swe/cochange.py COMP --live [--cache DIR] [--datasets ...] [--mirror-root DIR]
+       bench/swe/cochange.py COMP --live [--cache DIR] [--datasets ...] [--mirror-root DIR] [--max-tokens N]
        bench/swe/cochange.py COMP --recency [--cache DIR] [--datasets ...] [--mirror-root DIR]
        bench/swe/cochange.py COMP --messages [--cache DIR] [--datasets ...] [--mirror-root DIR] [--largest 30]
 
@@ -60,18 +60,19 @@ HEX40 = re.compile(r"^[0-9a-f]{40}$")
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def comp_result(comp, tree, task_file):
+def comp_result(comp, tree, task_file, max_tokens=None):
     """`comp query --json --no-refresh` on the indexed tree, parsed."""
-    proc = subprocess.run([comp, "query", "--root", tree, "--task-file", task_file, "--json", "--no-refresh"],
+    budget = ["--max-tokens", str(max_tokens)] if max_tokens else []
+    proc = subprocess.run([comp, "query", "--root", tree, "--task-file", task_file, "--json", "--no-refresh"] + budget,
                           capture_output=True, text=True)
     if proc.returncode != 0:
         raise RuntimeError(proc.stderr[:200])
     return json.loads(proc.stdout)
 
 
-def comp_answer(comp, tree, task_file):
+def comp_answer(comp, tree, task_file, max_tokens=None):
     """comP's ranking and its pack, as paths."""
-    result = comp_result(comp, tree, task_file)
+    result = comp_result(comp, tree, task_file, max_tokens)
     return [r["path"] for r in result["ranking"]], [p["path"] for p in result["pivot_files"]]
 
 
@@ -135,11 +136,11 @@ def live(args, sources):
         for task, task_file, tree in cached_tasks(args.cache, dataset):
             git_dir = sources.find_mirror(task["repo"], task["base_commit"], args.mirror_root)
             subprocess.run([args.comp, "index", "--root", tree], check=True, capture_output=True)
-            ranking, before = comp_answer(args.comp, tree, task_file)
+            ranking, before = comp_answer(args.comp, tree, task_file, args.max_tokens)
             give_history(tree, git_dir, task["base_commit"])
             try:
                 subprocess.run([args.comp, "index", "--root", tree], check=True, capture_output=True)
-                result = comp_result(args.comp, tree, task_file)
+                result = comp_result(args.comp, tree, task_file, args.max_tokens)
             finally:
                 shutil.rmtree(os.path.join(tree, ".git"))
                 subprocess.run([args.comp, "index", "--root", tree], check=True, capture_output=True)
@@ -321,6 +322,7 @@ def main():
                     help="instead: give each tree a .git at its base commit (the mirror's objects borrowed), "
                          "index it, and score comP's own packs with the history it keeps; then take the .git away "
                          "and index again")
+    ap.add_argument("--max-tokens", type=int, help="with --live: the packs' budget (comp query's default: 8,000)")
     ap.add_argument("--recency", action="store_true",
                     help="instead: re-rank comP's 150 candidates with a boost for files changed recently or often")
     ap.add_argument("--messages", action="store_true",
