@@ -60,6 +60,23 @@ void add_unique(std::vector<T>& list, std::unordered_set<std::string>& seen, con
   if (seen.insert(key).second) list.push_back(std::move(value));
 }
 
+// A Markdown image, ![alt](url), as its alt text: a screenshot's address
+// (a host, a numbered folder, a hash) names nothing in a repository.
+void append_without_images(std::string& out, std::string_view text) {
+  for (std::size_t at = 0;;) {
+    std::size_t bang = text.find("![", at);
+    std::size_t close = bang == std::string_view::npos ? bang : text.find("](", bang + 2);
+    std::size_t end = close == std::string_view::npos ? close : text.find(')', close + 2);
+    if (end == std::string_view::npos || text.substr(bang, end - bang).find('\n') != std::string_view::npos) {
+      out.append(text.substr(at));
+      return;
+    }
+    out.append(text.substr(at, bang - at));
+    out.append(text.substr(bang + 2, close - bang - 2));
+    at = end + 1;
+  }
+}
+
 }  // namespace
 
 std::string visible_text(std::string_view text) {
@@ -93,7 +110,7 @@ std::string visible_text(std::string_view text) {
     // line would be quadratic).
     std::size_t open = line.find("<!--");
     if (open == std::string_view::npos) {
-      out.append(line);
+      append_without_images(out, line);
       at = end;
       continue;
     }
@@ -103,7 +120,7 @@ std::string visible_text(std::string_view text) {
       out.append(text.substr(at));
       break;
     }
-    out.append(text.substr(at, open - at));
+    append_without_images(out, text.substr(at, open - at));
     at = close + 3;
   }
   return out;

@@ -32,7 +32,8 @@ struct TaskTerms {
 TaskTerms analyze_task(std::string_view text);
 
 // What a reader of the rendered issue sees: HTML comments (`<!-- ... -->`,
-// an issue template's instructions) removed, except inside fenced code,
+// an issue template's instructions) removed, and a Markdown image
+// (`![alt](url)`, a screenshot) as its alt text, except inside fenced code,
 // where they are code. A comment never closed is kept: it may be the
 // reporter's text after a stray `<!--`.
 std::string visible_text(std::string_view text);

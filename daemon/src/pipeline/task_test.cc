@@ -174,6 +174,33 @@ TEST(Task, VisibleTextDropsTemplateComments) {
   EXPECT_EQ(kept.substr(kept.size() - 5), "x  z\n");
 }
 
+// A screenshot's address (a host, a numbered folder, a hash, .png) names
+// nothing in a repository: a Markdown image is read as its alt text. In
+// code, and as an HTML tag (which may be the markup a task is about), it
+// stays.
+TEST(Task, AnImageIsReadAsItsAltText) {
+  std::string issue =
+      "Input type search throws in IE9\n"
+      "![inputtypesearch](https://user-images.githubusercontent.com/3939997/29337481-05ce2b96-81d7-11e7-94ca.png)\n"
+      "Before ![a](x.gif) and ![b](https://github.com/org/repo/assets/1/cf11b051-b68f.png) after; `input.type`.\n"
+      "<img class=\"card__image\" src=\"card_image.png\">\n"
+      "```md\n![kept](docs/images/logo.png)\n```\n"
+      "An unclosed ![alt](https://example.com/shot\n.png) stays.\n";
+  std::string visible = visible_text(issue);
+  EXPECT_NE(visible.find("\ninputtypesearch\n"), std::string::npos) << visible;
+  EXPECT_NE(visible.find("Before a and b after; `input.type`."), std::string::npos) << visible;
+  EXPECT_EQ(visible.find("githubusercontent"), std::string::npos);
+  EXPECT_EQ(visible.find("cf11b051"), std::string::npos);
+  EXPECT_NE(visible.find("<img class=\"card__image\" src=\"card_image.png\">"), std::string::npos);
+  EXPECT_NE(visible.find("![kept](docs/images/logo.png)"), std::string::npos);
+  EXPECT_NE(visible.find("![alt](https://example.com/shot\n.png) stays."), std::string::npos);
+  TaskTerms terms = analyze_task(visible);
+  EXPECT_FALSE(has(terms.identifiers, "githubusercontent"));
+  EXPECT_FALSE(has(terms.identifiers, "cf11b051"));
+  EXPECT_FALSE(has(terms.dotted, "user-images.githubusercontent.com"));
+  EXPECT_TRUE(has(terms.dotted, "input.type"));
+}
+
 TEST(Task, PluralsAskForTheirSingulars) {
   EXPECT_EQ(with_singulars({"warnings", "caches", "dependencies", "class", "status", "analysis", "boxes", "plugin",
                             "Items", "uses"}),
