@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""How soon does a comP daemon follow a commit that changes no file?
+
+usage: bench/swe/follow_commit.py COMP [OTHER_COMP] [--cache DIR] [--mirror-root DIR]
+                                  [--repo mui/material-ui] [--commits 5] [--wait 15]
+
+Takes one of the kit's cached trees of --repo (the first, by base commit),
+gives it a .git at that commit (the mirror's objects borrowed, as
+cochange.py --live does), indexes it, and starts `COMP mcp` on it. Then, --commits
+times, `git commit --allow-empty` (HEAD moves, no file changes) and polls
+the index (`.comp/graph.db`, read-only) until its history_head is the new
+HEAD, at most --wait seconds. Prints each time and the median, per binary
+(OTHER_COMP runs after COMP on the same tree). Afterwards the .git is
+removed and the tree indexed again. git runs with argument lists, never a
+shell. Standard library only.
+"""
+import argparse
+import os
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import time
+
+from cached_tasks import cached_tasks
+import cochange
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def head_in_index(tree):
+    db = sqlite3.connect(f"file:{os.path.join(tree, '.comp', 'graph.db')}?mode=ro", uri=True)
+    try:
+        return db.execute("SELECT head FROM history_head").fetchone()[0]
+    finally:
+        db.close()
+
+
+def follow(comp, tree, commits, wait):
+    env = dict(os.environ, GIT_AUTHOR_NAME="bench", GIT_AUTHOR_EMAIL="bench@example.com",
+               GIT_COMMITTER_NAME="bench", GIT_COMMITTER_EMAIL="bench@example.com")
+    subprocess.run([comp, "index", "--root", tree], check=True, capture_output=True)
+    daemon = subprocess.Popen([comp, "mcp", "--root", tree, "--log-level", "error"], stdin=subprocess.PIPE,
+                              stdout=subprocess.DEVNULL)
+    try:
+        time.sleep(wait / 2)  # its first whole walk
+        times = []
+        for i in range(commits):
+            subprocess.run(["git", "-C", tree, "commit", "-q", "--allow-empty", "-m", f"bench {i}"], check=True, env=env)
+            started = time.monotonic()
+            head = subprocess.run(["git", "-C", tree, "rev-parse", "HEAD"], capture_output=True, text=True,
+                                  check=True).stdout.strip()
+            while head_in_index(tree) != head and time.monotonic() - started < wait:
+                time.sleep(0.01)
+            times.append(time.monotonic() - started)
+            time.sleep(1)
+        return times
+    finally:
+        daemon.stdin.close()
+        daemon.wait(timeout=60)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("comp", nargs="+")
+    ap.add_argument("--cache", default=os.environ.get("COMP_SWE_CACHE", os.path.expanduser("~/.cache/comp-swe")))
+    ap.add_argument("--mirror-root", default=os.environ.get("SWE_MIRROR_ROOT"))
+    ap.add_argument("--kit", default=os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "bench-swe")))
+    ap.add_argument("--dataset", default="polybench-dev")
+    ap.add_argument("--repo", default="mui/material-ui")
+    ap.add_argument("--commits", type=int, default=5)
+    ap.add_argument("--wait", type=float, default=15, help="seconds before a commit counts as not followed")
+    args = ap.parse_args()
+    sys.path.insert(0, args.kit)
+    import sources  # the kit's: find_mirror
+
+    task, _, tree = next(t for t in cached_tasks(args.cache, args.dataset) if t[0]["repo"] == args.repo)
+    git_dir = sources.find_mirror(task["repo"], task["base_commit"], args.mirror_root)
+    cochange.give_history(tree, git_dir, task["base_commit"])
+    try:
+        for comp in args.comp:
+            times = follow(comp, tree, args.commits, args.wait)
+            followed = sum(t < args.wait for t in times)
+            print(f"{comp}: {args.repo}, commit -> history current: {', '.join(f'{t:.2f}' for t in times)} s; "
+                  f"median {statistics.median(times):.2f} s; followed within {args.wait:g} s: {followed}/{len(times)}")
+    finally:
+        shutil.rmtree(os.path.join(tree, ".git"))
+        subprocess.run([args.comp[0], "index", "--root", tree], check=True, capture_output=True)
+
+
+if __name__ == "__main__":
+    main()
