@@ -46,6 +46,7 @@ Standard library only.
 import argparse
 import collections
 import concurrent.futures
+import contextlib
 import json
 import os
 import re
@@ -129,21 +130,34 @@ def give_history(tree, git_dir, commit):
     subprocess.run(["git", "-C", tree, "update-ref", "--no-deref", "HEAD", commit], check=True)
 
 
+def comp_index(comp, tree):
+    subprocess.run([comp, "index", "--root", tree], check=True, capture_output=True)
+
+
+@contextlib.contextmanager
+def history_given(comp, tree, git_dir, commit):
+    """`tree` with a .git at `commit` (give_history) while inside; then the
+    .git is removed and the tree indexed again with `comp`, so the kit's
+    cached tree is as it was."""
+    give_history(tree, git_dir, commit)
+    try:
+        yield
+    finally:
+        shutil.rmtree(os.path.join(tree, ".git"))
+        comp_index(comp, tree)
+
+
 def live(args, sources):
     """comP's packs on each tree without, then with, its history (.git)."""
     for dataset in args.datasets.split(","):
         rows = []
         for task, task_file, tree in cached_tasks(args.cache, dataset):
             git_dir = sources.find_mirror(task["repo"], task["base_commit"], args.mirror_root)
-            subprocess.run([args.comp, "index", "--root", tree], check=True, capture_output=True)
+            comp_index(args.comp, tree)
             ranking, before = comp_answer(args.comp, tree, task_file, args.max_tokens)
-            give_history(tree, git_dir, task["base_commit"])
-            try:
-                subprocess.run([args.comp, "index", "--root", tree], check=True, capture_output=True)
+            with history_given(args.comp, tree, git_dir, task["base_commit"]):
+                comp_index(args.comp, tree)
                 result = comp_result(args.comp, tree, task_file, args.max_tokens)
-            finally:
-                shutil.rmtree(os.path.join(tree, ".git"))
-                subprocess.run([args.comp, "index", "--root", tree], check=True, capture_output=True)
             after = [p["path"] for p in result["pivot_files"]]
             partners = [p["path"] for p in result["pivot_files"] if p.get("changed_with")]
             same_ranking = [r["path"] for r in result["ranking"]] == ranking

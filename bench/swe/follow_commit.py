@@ -16,7 +16,6 @@ shell. Standard library only.
 """
 import argparse
 import os
-import shutil
 import sqlite3
 import statistics
 import subprocess
@@ -40,7 +39,7 @@ def head_in_index(tree):
 def follow(comp, tree, commits, wait):
     env = dict(os.environ, GIT_AUTHOR_NAME="bench", GIT_AUTHOR_EMAIL="bench@example.com",
                GIT_COMMITTER_NAME="bench", GIT_COMMITTER_EMAIL="bench@example.com")
-    subprocess.run([comp, "index", "--root", tree], check=True, capture_output=True)
+    cochange.comp_index(comp, tree)
     daemon = subprocess.Popen([comp, "mcp", "--root", tree, "--log-level", "error"], stdin=subprocess.PIPE,
                               stdout=subprocess.DEVNULL)
     try:
@@ -77,16 +76,12 @@ def main():
 
     task, _, tree = next(t for t in cached_tasks(args.cache, args.dataset) if t[0]["repo"] == args.repo)
     git_dir = sources.find_mirror(task["repo"], task["base_commit"], args.mirror_root)
-    cochange.give_history(tree, git_dir, task["base_commit"])
-    try:
+    with cochange.history_given(args.comp[0], tree, git_dir, task["base_commit"]):
         for comp in args.comp:
             times = follow(comp, tree, args.commits, args.wait)
             followed = sum(t < args.wait for t in times)
             print(f"{comp}: {args.repo}, commit -> history current: {', '.join(f'{t:.2f}' for t in times)} s; "
                   f"median {statistics.median(times):.2f} s; followed within {args.wait:g} s: {followed}/{len(times)}")
-    finally:
-        shutil.rmtree(os.path.join(tree, ".git"))
-        subprocess.run([args.comp[0], "index", "--root", tree], check=True, capture_output=True)
 
 
 if __name__ == "__main__":

@@ -1956,18 +1956,17 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
       if (ranked_sent == kChangedWithFrom) {
         std::unordered_set<std::string_view> near;  // the ranking's first twenty: sent in their turn
         for (std::size_t r = 0; r < ranked.size() && r < listed; ++r) near.insert(ranked[r].first);
-        std::vector<std::pair<double, const std::pair<const std::string, ChangedWith>*>> best;
         for (const auto& entry : changed_together) {
           const std::string& other = entry.first;
           if (!files.count(other) || sent.count(other) || near.count(other) || (!about_tests && is_test_path(other)) ||
               is_vendored_path(other) ||
               std::any_of(neighbours.begin(), neighbours.end(), [&](const Follower& f) { return f.path == other; }))
             continue;
-          best.emplace_back(-entry.second.weight, &entry);
+          partners.push_back(&entry);
         }
         // Heaviest first; of equal weights, by path (the map's order).
-        std::stable_sort(best.begin(), best.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-        for (const auto& [weight, entry] : best) partners.push_back(entry);
+        std::stable_sort(partners.begin(), partners.end(),
+                         [](const auto* a, const auto* b) { return a->second.weight > b->second.weight; });
         partners_score = score;
         const std::size_t share = std::max<std::size_t>(request.max_tokens / kTailShare, kLeastTail);
         for (std::size_t p = 0; p < partners.size() && p < kChangedWithSent; ++p)

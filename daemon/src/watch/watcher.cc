@@ -103,6 +103,15 @@ struct Watcher::State {
 
   std::string full_path(const std::string& rel) const { return rel.empty() ? root : root + "/" + rel; }
 
+  // 0 when `full` is its own real path, else ENOENT or ENOTDIR. IN_DONT_FOLLOW
+  // covers only the last component: this refuses any path with a symlinked
+  // or "..", "." component on the way.
+  static int not_real_error(const std::string& full) {
+    char resolved[PATH_MAX];
+    if (::realpath(full.c_str(), resolved) == nullptr) return errno == ENOTDIR ? ENOTDIR : ENOENT;
+    return full == resolved ? 0 : ENOTDIR;
+  }
+
   // Adds (or re-points) the watch for `rel`. 0 on success, else an errno:
   // ENOENT/ENOTDIR for a directory that is gone or is not a real directory
   // inside the root (a symlink somewhere on the way), ENOSPC at the limit.
@@ -110,13 +119,8 @@ struct Watcher::State {
     if (inotify_fd < 0) return init_errno != 0 ? init_errno : EBADF;
     if (!root_ok) return ENOENT;
     const std::string full = full_path(rel);
-    if (!rel.empty()) {
-      // IN_DONT_FOLLOW covers only the last component: refuse any path whose
-      // real path differs (a symlinked or "..", "." component on the way).
-      char resolved[PATH_MAX];
-      if (::realpath(full.c_str(), resolved) == nullptr) return errno == ENOTDIR ? ENOTDIR : ENOENT;
-      if (full != resolved) return ENOTDIR;
-    }
+    if (!rel.empty())
+      if (const int err = not_real_error(full)) return err;
     const int wd = ::inotify_add_watch(inotify_fd, full.c_str(), kMask);
     if (wd < 0) return errno;
     auto [it, inserted] = rel_of_wd.try_emplace(wd, rel);
@@ -143,8 +147,7 @@ struct Watcher::State {
   int add_git_watch_locked(int wd, const std::string& rel) {
     if (wd >= 0 || inotify_fd < 0 || !root_ok) return wd;
     const std::string full = full_path(rel);
-    char resolved[PATH_MAX];
-    if (::realpath(full.c_str(), resolved) == nullptr || full != resolved) return -1;
+    if (not_real_error(full) != 0) return -1;
     return std::max(::inotify_add_watch(inotify_fd, full.c_str(), kGitMask), -1);
   }
 
