@@ -3,6 +3,7 @@
 
 usage: bench/swe/follow_commit.py COMP [OTHER_COMP] [--cache DIR] [--mirror-root DIR]
                                   [--repo mui/material-ui] [--commits 5] [--wait 15]
+                                  [--below DIR | --worktree]
 
 Takes one of the kit's cached trees of --repo (the first, by base commit),
 gives it a .git at that commit (the mirror's objects borrowed, as
@@ -11,11 +12,16 @@ times, `git commit --allow-empty` (HEAD moves, no file changes) and polls
 the index (`.comp/graph.db`, read-only) until its history_head is the new
 HEAD, at most --wait seconds. Prints each time and the median, per binary
 (OTHER_COMP runs after COMP on the same tree). Afterwards the .git is
-removed and the tree indexed again. git runs with argument lists, never a
-shell. Standard library only.
+removed and the tree indexed again. --below DIR: the daemon's root is that
+folder of the tree (git's directory is above it); --worktree: the daemon
+runs on a linked worktree of the tree (`git worktree add --detach`, removed
+afterwards), whose git directory is in the tree's .git/worktrees/, and the
+commits are made there. git runs with argument lists, never a shell.
+Standard library only.
 """
 import argparse
 import os
+import shutil
 import sqlite3
 import statistics
 import subprocess
@@ -70,6 +76,9 @@ def main():
     ap.add_argument("--repo", default="mui/material-ui")
     ap.add_argument("--commits", type=int, default=5)
     ap.add_argument("--wait", type=float, default=15, help="seconds before a commit counts as not followed")
+    where = ap.add_mutually_exclusive_group()
+    where.add_argument("--below", help="the daemon's root: this folder of the tree")
+    where.add_argument("--worktree", action="store_true", help="the daemon's root: a linked worktree of the tree")
     args = ap.parse_args()
     sys.path.insert(0, args.kit)
     import sources  # the kit's: find_mirror
@@ -77,11 +86,26 @@ def main():
     task, _, tree = next(t for t in cached_tasks(args.cache, args.dataset) if t[0]["repo"] == args.repo)
     git_dir = sources.find_mirror(task["repo"], task["base_commit"], args.mirror_root)
     with cochange.history_given(args.comp[0], tree, git_dir, task["base_commit"]):
-        for comp in args.comp:
-            times = follow(comp, tree, args.commits, args.wait)
-            followed = sum(t < args.wait for t in times)
-            print(f"{comp}: {args.repo}, commit -> history current: {', '.join(f'{t:.2f}' for t in times)} s; "
-                  f"median {statistics.median(times):.2f} s; followed within {args.wait:g} s: {followed}/{len(times)}")
+        root, shown = tree, args.repo
+        if args.below:
+            root, shown = os.path.join(tree, args.below), f"{args.repo}, root {args.below}/"
+            if not os.path.isdir(root):
+                sys.exit(f"follow_commit.py: no folder {args.below} in {tree}")
+        if args.worktree:
+            root, shown = tree.rstrip("/") + ".worktree", f"{args.repo}, a linked worktree"
+            subprocess.run(["git", "-C", tree, "worktree", "add", "-q", "--detach", "--", root, "HEAD"], check=True)
+        try:
+            for comp in args.comp:
+                times = follow(comp, root, args.commits, args.wait)
+                followed = sum(t < args.wait for t in times)
+                print(f"{comp}: {shown}, commit -> history current: {', '.join(f'{t:.2f}' for t in times)} s; "
+                      f"median {statistics.median(times):.2f} s; followed within {args.wait:g} s: "
+                      f"{followed}/{len(times)}", flush=True)
+        finally:
+            if args.worktree:
+                subprocess.run(["git", "-C", tree, "worktree", "remove", "--force", "--", root], check=True)
+            elif args.below:
+                shutil.rmtree(os.path.join(root, ".comp"), ignore_errors=True)
 
 
 if __name__ == "__main__":

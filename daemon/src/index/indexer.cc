@@ -442,23 +442,25 @@ IndexSummary run_index(const IndexOptions& options) {
     std::string head;
     std::vector<std::vector<std::string>> commits;
   };
-  std::future<std::optional<History>> history;
+  std::future<std::pair<std::filesystem::path, std::optional<History>>> history;
   if (options.history && !summary.targeted) {
     history = std::async(std::launch::async, [root = options.root, recorded = store->history_head()] {
-      std::optional<History> read;
-      std::string head = vcs::head_commit(root);
-      if (head == recorded) return read;
-      read.emplace().head = head;
-      if (head.empty()) return read;  // history no more: forget it
+      std::pair<std::filesystem::path, std::optional<History>> found;
+      vcs::Head head = vcs::head(root);
+      found.first = std::move(head.git_dir);
+      std::optional<History>& read = found.second;
+      if (head.commit == recorded) return found;
+      read.emplace().head = head.commit;
+      if (head.commit.empty()) return found;  // history no more: forget it
       try {
-        read->commits = vcs::commit_files(root, head, kHistoryCommits);
+        read->commits = vcs::commit_files(root, head.commit, kHistoryCommits);
       } catch (const vcs::GitError&) {
         read.reset();  // keep what was read before
-        return read;
+        return found;
       }
       for (std::vector<std::string>& files : read->commits)
         if (files.size() > kLargestCommit) files.clear();
-      return read;
+      return found;
     });
   }
   // What the index holds is read on another thread while the tree is
@@ -629,7 +631,9 @@ IndexSummary run_index(const IndexOptions& options) {
   }
 
   if (history.valid()) {
-    if (std::optional<History> read = history.get()) {
+    auto [git_dir, read] = history.get();
+    summary.git_dir = std::move(git_dir);
+    if (read) {
       graph::Batch batch(*store);
       batch.replace_history(read->head, read->commits);
       batch.commit();

@@ -105,6 +105,9 @@ struct IndexSummary {
   // Commits whose files this run read from version control (0: HEAD had
   // not moved, or there is no history to read).
   std::size_t history_commits = 0;
+  // Git's directory for the root (vcs::Head::git_dir), read by whole runs
+  // with IndexOptions::history; empty otherwise or outside a git work tree.
+  std::filesystem::path git_dir;
   // With IndexOptions::keep_files, when no file row was written or removed:
   // what graph::Store::indexed_files() would read now, in its order.
   std::optional<std::vector<graph::IndexedFile>> files;

@@ -339,6 +339,9 @@ void Workspace::run_once(bool rebuild, std::optional<std::vector<std::string>> o
         watcher_ = std::make_unique<watch::Watcher>(
             options_.root, [this](watch::Change change) { on_watch(std::move(change)); },
             options_.debounce);
+      // HEAD's moves are watched in git's directory for the root, which a
+      // whole run reads (a worktree's or submodule's is outside the root).
+      if (!summary.targeted) watcher_->watch_head(summary.git_dir);
       std::string error;
       bool ok = watcher_->watch(std::vector<std::string>(directories_.begin(), directories_.end()), &error);
       std::string mode = ok ? "inotify" : "polling";

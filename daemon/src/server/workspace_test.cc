@@ -280,5 +280,38 @@ TEST(Workspace, ACommitIsFollowedThoughNoFileChanged) {
   EXPECT_TRUE(eventually([&] { return workspace.read()->history_head() == head(); }));
 }
 
+// A linked worktree's git directory is in the main repository, and a root
+// below a repository's top has none of its own: HEAD's moves are watched
+// where git says they are written.
+TEST(Workspace, ACommitIsFollowedInALinkedWorktreeAndBelowTheTop) {
+  TempTree main("ws-main");
+  main.write("pkg/a.py", "def alpha():\n    pass\n");
+  main.write("b.py", "def beta():\n    pass\n");
+  ASSERT_EQ(index::testing::git(main, {"init", "-q"}), 0);
+  ASSERT_EQ(index::testing::git(main, {"add", "-A"}), 0);
+  ASSERT_EQ(index::testing::git(main, {"commit", "-q", "-m", "first"}), 0);
+  TempTree linked("ws-worktree");  // empty: git worktree add fills it
+  ASSERT_EQ(index::testing::git(main, {"worktree", "add", "-q", "-b", "side", linked.root().string()}), 0);
+  auto head = [](const TempTree& tree) {
+    std::string out;
+    EXPECT_EQ(index::testing::git(tree, {"rev-parse", "HEAD"}, &out), 0);
+    return out.substr(0, out.find('\n'));
+  };
+  for (bool below : {false, true}) {
+    SCOPED_TRACE(below ? "a root below the top" : "a linked worktree");
+    const TempTree& repo = below ? main : linked;
+    Workspace::Options options = options_for(repo);
+    if (below) options.root /= "pkg";
+    Workspace workspace(options);
+    workspace.start();
+    ASSERT_TRUE(workspace.wait_ready(10s));
+    ASSERT_TRUE(workspace.wait_idle(10s));
+    EXPECT_EQ(workspace.read()->history_head(), head(repo));
+    ASSERT_EQ(index::testing::git(repo, {"commit", "-q", "--allow-empty", "-m", "nothing changed"}), 0);
+    const std::string committed = head(repo);
+    EXPECT_TRUE(eventually([&] { return workspace.read()->history_head() == committed; }));
+  }
+}
+
 }  // namespace
 }  // namespace comp::server

@@ -543,15 +543,36 @@ std::optional<std::string> file_at(const fs::path& root, const std::string& comm
   throw GitError(GitError::Kind::kFailed, describe_failure(args, r));
 }
 
-std::string head_commit(const fs::path& root) {
+Head head(const fs::path& root) {
+  Head found;
+  std::error_code ec;
+  if (!fs::is_directory(root.empty() ? fs::path(".") : root, ec)) return found;
+  GitResult r;
   try {
-    require_work_tree(root);
-    std::optional<std::string> id = verify(root, "HEAD^{commit}");
-    return id && is_commit_id(*id) ? *id : std::string();
+    r = run_git(root, {"rev-parse", "--is-inside-work-tree", "--absolute-git-dir", "--verify", "--quiet",
+                       "--end-of-options", "HEAD^{commit}"});
   } catch (const GitError&) {
-    return {};
+    return found;  // git missing, or its output too large
   }
+  // Exit 0: three lines; 1: HEAD names no commit yet, the first two printed.
+  if (r.exit_code != 0 && r.exit_code != 1) return found;
+  std::vector<std::string> lines;
+  for (std::size_t start = 0; start < r.out.size();) {
+    std::size_t end = r.out.find('\n', start);
+    if (end == std::string::npos) end = r.out.size();
+    lines.push_back(r.out.substr(start, end - start));
+    start = end + 1;
+  }
+  // Inside .git itself git answers "false": no work tree, no history.
+  if (lines.size() < 2 || lines[0] != "true") return found;
+  const fs::path git_dir(lines[1]);
+  if (!git_dir.is_absolute() || !fs::is_directory(git_dir, ec)) return found;  // a newline in the path
+  found.git_dir = git_dir;
+  if (r.exit_code == 0 && lines.size() == 3 && is_commit_id(lines[2])) found.commit = lines[2];
+  return found;
 }
+
+std::string head_commit(const fs::path& root) { return head(root).commit; }
 
 std::vector<std::vector<std::string>> commit_files(const fs::path& root, std::string_view commit, std::size_t count) {
   require_work_tree(root);

@@ -87,9 +87,23 @@ std::vector<FileChange> changes_since(const std::filesystem::path& root, std::st
 std::optional<std::string> file_at(const std::filesystem::path& root, const std::string& commit,
                                    const std::string& rel_path);
 
-// The commit HEAD names (its full id), or "" when there is none to read
-// history from: root is not in a git work tree, git is missing, or the
-// repository has no commits yet. Never throws.
+// Where root's history is: git's own directory for it and the commit HEAD
+// names, read with one `git rev-parse --is-inside-work-tree
+// --absolute-git-dir --verify --quiet HEAD^{commit}`.
+struct Head {
+  // Git's directory for root, absolute: <top>/.git, or outside the work
+  // tree for a linked worktree (<common>/.git/worktrees/<name>) or a
+  // submodule (<super>/.git/modules/<name>). Empty when root is not in a git
+  // work tree or git is missing.
+  std::filesystem::path git_dir;
+  // HEAD's full commit id; empty also when the repository has no commits yet.
+  std::string commit;
+};
+// Never throws.
+Head head(const std::filesystem::path& root);
+
+// head(root).commit: the commit HEAD names, or "" when there is none to read
+// history from. Never throws.
 std::string head_commit(const std::filesystem::path& root);
 
 // The files each of the last `count` commits up to `commit` changed (a

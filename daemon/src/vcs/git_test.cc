@@ -636,6 +636,39 @@ TEST_F(VcsTest, HeadCommitIsEmptyWithoutHistory) {
   EXPECT_EQ(head.size(), 40u);
 }
 
+TEST_F(VcsTest, HeadNamesGitsDirectoryWhereverTheRootIs) {
+  const fs::path git_dir = fs::canonical(repo_ / ".git");
+  Head none = head(repo_);  // no commit yet: the directory is known, HEAD is not
+  EXPECT_EQ(none.git_dir, git_dir);
+  EXPECT_EQ(none.commit, "");
+  write("pkg/a.txt", "a\n");
+  commit_all();
+  const std::string id = git({"rev-parse", "HEAD"});
+  Head top = head(repo_);
+  EXPECT_EQ(top.git_dir, git_dir);
+  EXPECT_EQ(top.commit + "\n", id);
+  // A root below the repository's top: its history is the repository's.
+  Head below = head(repo_ / "pkg");
+  EXPECT_EQ(below.git_dir, git_dir);
+  EXPECT_EQ(below.commit, top.commit);
+  // A linked worktree has a `.git` file; git's directory for it is in the
+  // main repository, and its HEAD is its own.
+  git({"worktree", "add", "-q", "-b", "side", (base_ / "wt").string()});
+  write("b.txt", "b\n");
+  commit_all();
+  ASSERT_TRUE(fs::is_regular_file(base_ / "wt" / ".git"));
+  Head linked = head(base_ / "wt");
+  EXPECT_EQ(linked.git_dir, git_dir / "worktrees" / "wt");
+  EXPECT_EQ(linked.commit + "\n", id);
+  EXPECT_NE(head(repo_).commit, linked.commit);
+  // Not a work tree: nothing, and no throw.
+  Head outside = head(base_ / "home");
+  EXPECT_TRUE(outside.git_dir.empty());
+  EXPECT_EQ(outside.commit, "");
+  EXPECT_TRUE(head(repo_ / ".git").git_dir.empty());  // git's directory itself has no work tree
+  EXPECT_TRUE(head(base_ / "no-such-dir").git_dir.empty());
+}
+
 TEST_F(VcsTest, CommitFilesListsEachCommitsFilesNewestFirst) {
   write("pkg/a.py", "a\n");
   write("pkg/b.json", "{}\n");

@@ -84,7 +84,11 @@ struct Watcher::State {
   mutable std::mutex mutex;                      // guards the two maps and the git watches
   std::unordered_map<int, std::string> rel_of_wd;
   std::map<std::string, int> wd_of_rel;          // ordered: subtrees are ranges
-  int git_wd = -1, logs_wd = -1;                 // .git and .git/logs, for HEAD's moves
+  int git_wd = -1, logs_wd = -1;                 // git's directory and its logs/, for HEAD's moves
+  // Git's directory set by watch_head() (a real path), or "" for the root's
+  // .git; head_off: none to watch (it is a folder of the tree).
+  std::string git_dir;
+  bool head_off = false;
 
   // The burst being collected; touched by the thread only.
   std::set<std::string> pending;
@@ -141,19 +145,28 @@ struct Watcher::State {
     return 0;
   }
 
-  // Watches `rel` (".git" or ".git/logs") for HEAD's moves unless it is
-  // watched already; only a real directory inside the root, as in
-  // add_watch_locked. Returns the watch, or -1.
-  int add_git_watch_locked(int wd, const std::string& rel) {
-    if (wd >= 0 || inotify_fd < 0 || !root_ok) return wd;
-    const std::string full = full_path(rel);
+  std::string head_dir() const { return git_dir.empty() ? full_path(".git") : git_dir; }
+
+  // Watches `full` (git's directory or its logs/) for HEAD's moves unless
+  // it is watched already; only a real directory (no symlink on the way).
+  // Returns the watch, or -1.
+  int add_git_watch_locked(int wd, const std::string& full) {
+    if (wd >= 0 || inotify_fd < 0 || !root_ok || head_off) return wd;
     if (not_real_error(full) != 0) return -1;
     return std::max(::inotify_add_watch(inotify_fd, full.c_str(), kGitMask), -1);
   }
 
   void watch_git_locked() {
-    git_wd = add_git_watch_locked(git_wd, ".git");
-    if (git_wd >= 0) logs_wd = add_git_watch_locked(logs_wd, ".git/logs");
+    git_wd = add_git_watch_locked(git_wd, head_dir());
+    if (git_wd >= 0) logs_wd = add_git_watch_locked(logs_wd, head_dir() + "/logs");
+  }
+
+  void unwatch_git_locked() {
+    // Their IN_IGNORED events then match no watch and are dropped.
+    for (int* wd : {&git_wd, &logs_wd}) {
+      if (*wd >= 0) ::inotify_rm_watch(inotify_fd, *wd);
+      *wd = -1;
+    }
   }
 
   // An event of the git watches: HEAD written marks the burst; logs/
@@ -170,7 +183,7 @@ struct Watcher::State {
     // logs/ appears with a repository's first commit, whose logs/HEAD may
     // be written before the new watch lands: HEAD moved.
     const bool logs = ev.wd == git_wd && name == "logs" && (ev.mask & IN_ISDIR) && (ev.mask & (IN_CREATE | IN_MOVED_TO));
-    if (logs) logs_wd = add_git_watch_locked(logs_wd, ".git/logs");
+    if (logs) logs_wd = add_git_watch_locked(logs_wd, head_dir() + "/logs");
     if (logs || (name == "HEAD" && !(ev.mask & IN_ISDIR))) {
       head_moved = true;
       note_event();
@@ -424,6 +437,29 @@ bool Watcher::watch(const std::vector<std::string>& directories, std::string* er
   }
   s.watch_git_locked();
   return true;
+}
+
+void Watcher::watch_head(const std::filesystem::path& git_dir) {
+  State& s = *state_;
+  std::string dir;
+  bool off = false;
+  if (!git_dir.empty()) {
+    char resolved[PATH_MAX];
+    dir = ::realpath(git_dir.c_str(), resolved) != nullptr ? std::string(resolved)
+                                                           : git_dir.lexically_normal().string();
+    // Inside the root, a git directory not under a .git folder is a folder
+    // of the tree, watched as such (one inotify watch per directory: its
+    // mask cannot be both).
+    if (dir == s.root || (is_under(dir, s.root) && !is_excluded_rel(std::string_view(dir).substr(s.root.size() + 1))))
+      off = true;
+    if (dir == s.root + "/.git") dir.clear();
+  }
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (dir == s.git_dir && off == s.head_off) return;
+  if (s.inotify_fd >= 0) s.unwatch_git_locked();
+  s.git_dir = std::move(dir);
+  s.head_off = off;
+  s.watch_git_locked();
 }
 
 std::size_t Watcher::watched() const {

@@ -8,12 +8,15 @@
 //    nor a `.git` entry of any type or a `.comp` directory itself: comP's own
 //    database lives in .comp/, and its writes must never wake the daemon;
 //  - of git's files, only the root's HEAD moving wakes it (Change::
-//    head_moved): a real `.git` directory at the root (not a symlink, not a
-//    worktree's `.git` file) and its `logs/` are watched for writes of a file
-//    named HEAD, and nothing else there is reported (git status, fetch,
-//    gc and the index's refreshes write other files);
-//  - no symlink is followed: a watched directory is reached from the root's
-//    real path through real directories only;
+//    head_moved): git's directory for the root and its `logs/` are watched
+//    for writes of a file named HEAD, and nothing else there is reported or
+//    read (git status, fetch, gc and the index's refreshes write other
+//    files). That directory is the root's real `.git` directory (not a
+//    symlink, not a worktree's `.git` file) unless watch_head() names
+//    another: git's own answer, outside the root for a linked worktree, a
+//    submodule or a root below the repository's top;
+//  - no symlink is followed: a watched directory of the tree is reached
+//    from the root's real path through real directories only;
 //  - on_change runs on the watcher's own thread, never concurrently with
 //    itself, and never after the destructor has returned; the thread never
 //    throws (an exception from on_change is swallowed).
@@ -69,6 +72,14 @@ class Watcher {
   // now and are not watched yet (they are not counted in watched()).
   // Thread-safe; may be called while events flow.
   bool watch(const std::vector<std::string>& directories, std::string* error);
+
+  // Watches `git_dir`, git's directory for the root as `git rev-parse
+  // --absolute-git-dir` names it (vcs::Head::git_dir), and its logs/ for
+  // HEAD's moves instead of <root>/.git, at once and from then on; its real
+  // path is watched. Empty: <root>/.git again. A git directory inside the
+  // root but not under a `.git` folder is not watched (the tree's watch
+  // reports its files). Thread-safe.
+  void watch_head(const std::filesystem::path& git_dir);
 
   // Number of directories watched now.
   std::size_t watched() const;

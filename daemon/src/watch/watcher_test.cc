@@ -72,6 +72,11 @@ class Recorder {
     });
   }
 
+  bool any_head_moved() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return std::any_of(changes_.begin(), changes_.end(), [](const Change& c) { return c.head_moved; });
+  }
+
   bool any_overflow() {
     std::lock_guard<std::mutex> lock(mutex_);
     return std::any_of(changes_.begin(), changes_.end(), [](const Change& c) { return c.overflow; });
@@ -291,6 +296,61 @@ TEST_F(WatcherTest, OnlyGitsHeadMovingIsReported) {
   // The watcher still reports the tree.
   write("real.txt");
   ASSERT_TRUE(recorder_.wait_for_paths({"real.txt"}));
+}
+
+TEST_F(WatcherTest, HeadIsWatchedWhereGitSaysItsDirectoryIs) {
+  // A linked worktree's (or a submodule's) git directory is outside the
+  // root, named by a `.git` file; watch_head() names it.
+  const fs::path outside = root_.string() + ".common/worktrees/wt";
+  fs::create_directories(outside / "logs");
+  std::ofstream(outside / "HEAD") << "ref: refs/heads/side\n";
+  write(".git", "gitdir: " + outside.string() + "\n");
+  write(".git.own/HEAD", "ref: refs/heads/main\n");  // not git's directory: a folder of the tree
+  Watcher watcher(root_, recorder_.callback(), 50ms);
+  watcher.watch_head(outside);
+  watch(watcher, {""});
+  EXPECT_EQ(watcher.watched(), 1u);
+  std::ofstream(outside / "logs" / "HEAD", std::ios::app) << "1111 2222\tcommit: b\n";
+  ASSERT_TRUE(recorder_.wait_for_head_moved());
+  EXPECT_TRUE(recorder_.seen().empty());
+  recorder_.clear();
+  std::ofstream(outside / "index") << "DIRC";  // git status: quiet
+  std::ofstream(outside / "ORIG_HEAD") << "1111\n";
+  EXPECT_TRUE(recorder_.stays_quiet());
+  // A checkout renames HEAD.lock over HEAD.
+  std::ofstream(outside / "HEAD.lock") << "ref: refs/heads/main\n";
+  fs::rename(outside / "HEAD.lock", outside / "HEAD");
+  ASSERT_TRUE(recorder_.wait_for_head_moved());
+  recorder_.clear();
+
+  // Named through a symlink, its real path is watched.
+  const fs::path link = root_.string() + ".link";
+  fs::create_directory_symlink(outside, link);
+  watcher.watch_head(link);
+  std::ofstream(outside / "logs" / "HEAD", std::ios::app) << "2222 3333\n";
+  ASSERT_TRUE(recorder_.wait_for_head_moved());
+  recorder_.clear();
+
+  // Back to the root's own .git (a directory again): the old one is quiet.
+  fs::remove(root_ / ".git");
+  write(".git/HEAD", "ref: refs/heads/main\n");
+  fs::create_directories(root_ / ".git" / "logs");
+  watcher.watch_head({});
+  std::ofstream(outside / "logs" / "HEAD", std::ios::app) << "3333 4444\n";
+  EXPECT_TRUE(recorder_.stays_quiet());
+  append(".git/logs/HEAD", "4444 5555\tcommit: c\n");
+  ASSERT_TRUE(recorder_.wait_for_head_moved());
+  recorder_.clear();
+
+  // A git directory inside the root but not under a .git folder is the
+  // tree's: its files are reported as paths, not as HEAD moving.
+  watch(watcher, {"", ".git.own"});
+  watcher.watch_head(root_ / ".git.own");
+  write(".git.own/HEAD", "ref: refs/heads/other\n");
+  ASSERT_TRUE(recorder_.wait_for_paths({".git.own/HEAD"}));
+  EXPECT_FALSE(recorder_.any_head_moved());
+  fs::remove(link);
+  fs::remove_all(root_.string() + ".common");
 }
 
 TEST_F(WatcherTest, WatchWithASmallerSetStopsReportsForRemovedDirectories) {
