@@ -7,6 +7,7 @@ usage: bench/swe/cochange.py COMP [--cache DIR] [--datasets dev,polybench-dev]
        bench/swe/cochange.py COMP --live [--cache DIR] [--datasets ...] [--mirror-root DIR] [--max-tokens N]
        bench/swe/cochange.py COMP --recency [--cache DIR] [--datasets ...] [--mirror-root DIR]
        bench/swe/cochange.py COMP --messages [--cache DIR] [--datasets ...] [--mirror-root DIR] [--largest 30]
+       bench/swe/cochange.py COMP --evidence [--cache DIR] [--datasets ...] [--mirror-root DIR] [--largest 30]
 
 `--live` scores comP itself: each task's tree gets a .git whose HEAD is the
 base commit (`git init`, the mirror's objects borrowed through alternates),
@@ -15,7 +16,12 @@ compared with the pack without history; then the .git is removed and the
 tree indexed again. `--recency` re-ranks comP's 150 candidates (its
 evidence dump) with a boost for the files the history changed recently or
 often, a grid of weights; `--messages` with BM25 over the messages of the
-commits that changed each file. Without those, a grid of settings offline:
+commits that changed each file. `--evidence` chooses the pack's two history
+partners (3,000 commits, the three strongest files' partners, none in the
+ranking's first 20 or sent already) by their co-change weight times a
+boost for comP's own evidence for them (their score among its 150
+candidates), a grid of boosts, offline. Without those, a grid of settings
+offline:
 
 A fix often changes files that nothing in the code links: a component and its
 generated JavaScript twin and preview, a Java class and its config class, a
@@ -319,6 +325,67 @@ def messages(args, sources):
             print(f"| {q} | {w} | " + grid_cells(answers, order) + " |")
 
 
+def evidence_partners(args, sources):
+    """Would the history's partners be better chosen with comP's evidence
+    for them? Per task, offline: comP's ranking, pack and 150 candidates
+    (with their scores), and the partners of the ranking's first three in
+    the last 3,000 commits; the two partners sent are the best by weight *
+    (1 + w * score / the best candidate's score), none in the ranking's
+    first 20 or in the pack, for a grid of w (0: today's choice); or only
+    candidates first ('candidates first'). Printed per set: how many packs
+    then hold every gold file, and how many of the partners are gold."""
+
+    def one(job):
+        task, task_file, tree = job
+        with tempfile.TemporaryDirectory() as scratch:
+            dumped = os.path.join(scratch, "features.tsv")
+            proc = subprocess.run([args.comp, "query", "--root", tree, "--task-file", task_file, "--json",
+                                   "--no-refresh"], capture_output=True, text=True,
+                                  env=dict(os.environ, COMP_PIPELINE_FEATURES=dumped))
+            if proc.returncode != 0:
+                raise RuntimeError(proc.stderr[:200])
+            result = json.loads(proc.stdout)
+            scores = {}
+            if os.path.exists(dumped):
+                with open(dumped) as lines:
+                    scores = {cells[0]: float(cells[1]) for cells in (line.split("\t") for line in lines)}
+        ranking = [r["path"] for r in result["ranking"]]
+        pack = [p["path"] for p in result["pivot_files"]]
+        git_dir = sources.find_mirror(task["repo"], task["base_commit"], args.mirror_root)
+        keep = lambda f: not sources.is_test_path_polyglot(f) and os.path.isfile(os.path.join(tree, f))
+        found = partners(history(git_dir, task["base_commit"], 3000), ranking[:3], args.largest, keep)
+        found = [(f, w) for f, w in found if f not in ranking[:20] and f not in pack]
+        return task, pack, scores, found
+
+    for dataset in args.datasets.split(","):
+        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            answers = list(pool.map(one, cached_tasks(args.cache, dataset)))
+        n = len(answers)
+        every = sum(all(g in pack for g in task["gold_files"]) for task, pack, _, _ in answers)
+        print(f"## {dataset}: {n} tasks; without history every gold file sent in {every}/{n}")
+        print("| choice | every gold file sent | gained | partners gold / sent | partners among the candidates |")
+        print("| --- | ---: | --- | ---: | ---: |")
+        settings = [(f"w = {w}", w, False) for w in (0, 0.25, 0.5, 1, 2, 4, 8)] + [("candidates first", 0, True)]
+        base = None
+        for name, w, first in settings:
+            complete, golden, sent, among = set(), 0, 0, 0
+            for task, pack, scores, found in answers:
+                top = max(scores.values(), default=0) or 1
+                ordered = sorted(found, key=lambda fw: (-(fw[0] in scores) if first else 0,
+                                                        -fw[1] * (1 + w * max(scores.get(fw[0], 0), 0) / top)))
+                extra = [f for f, _ in ordered[:2]]
+                gold = set(task["gold_files"])
+                sent += len(extra)
+                golden += len(gold & set(extra))
+                among += sum(f in scores for f in extra)
+                if all(g in pack or g in extra for g in gold):
+                    complete.add(task["instance_id"])
+            base = complete if base is None else base
+            print(f"| {name} | {len(complete)}/{n} | +{', '.join(sorted(complete - base)) or '-'} "
+                  f"-{', '.join(sorted(base - complete)) or '-'} | {golden} / {sent} | {among} |")
+        print()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("comp")
@@ -342,6 +409,8 @@ def main():
     ap.add_argument("--messages", action="store_true",
                     help="instead: re-rank comP's 150 candidates with BM25 over the messages of the commits that "
                          "changed each file")
+    ap.add_argument("--evidence", action="store_true",
+                    help="instead: choose the history's two partners with comP's evidence for them (a grid)")
     args = ap.parse_args()
     sys.path.insert(0, args.kit)
     import sources  # the kit's: find_mirror, is_test_path_polyglot
@@ -352,6 +421,8 @@ def main():
         return recency(args, sources)
     if args.messages:
         return messages(args, sources)
+    if args.evidence:
+        return evidence_partners(args, sources)
     histories = [int(h) for h in args.history.split(",")]
     seed_counts = [int(s) for s in args.seeds.split(",")]
     partner_counts = [int(p) for p in args.partners.split(",")]
