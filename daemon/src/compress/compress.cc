@@ -937,6 +937,35 @@ std::string render(std::string_view source, const std::vector<Edit>& edits, cons
 
 std::string level_name(Level level) { return "level " + std::to_string(static_cast<int>(level)); }
 
+// The definitions (nodes that own a body: functions, methods, ...) in the
+// tree of `root`, less those starting inside one of the `elided` input byte
+// ranges (sorted by start): what a skeleton of that tree must still define.
+std::size_t count_owners(const Spec& spec, TSNode root,
+                         std::vector<std::pair<std::uint32_t, std::uint32_t>> elided = {}) {
+  // Their union, so that a range inside another is no gap.
+  std::size_t merged = 0;
+  for (const auto& range : elided) {
+    if (merged > 0 && range.first < elided[merged - 1].second)
+      elided[merged - 1].second = std::max(elided[merged - 1].second, range.second);
+    else
+      elided[merged++] = range;
+  }
+  elided.resize(merged);
+  std::size_t count = 0;
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  do {
+    const TSNode node = ts_tree_cursor_current_node(&cursor);
+    const TSSymbol symbol = ts_node_symbol(node);
+    if (symbol >= spec.role.size() || spec.role[symbol] != Role::kOwner) continue;
+    const std::uint32_t start = ts_node_start_byte(node);
+    auto after = std::upper_bound(elided.begin(), elided.end(), start,
+                                  [](std::uint32_t at, const auto& range) { return at < range.first; });
+    if (after == elided.begin() || start >= std::prev(after)->second) ++count;
+  } while (parse::next_node(&cursor, true));
+  ts_tree_cursor_delete(&cursor);
+  return count;
+}
+
 }  // namespace
 
 Compressed compress(Language language, std::string_view source, Level level, const Options& options) {
@@ -984,13 +1013,30 @@ Compressed compress(Language language, std::string_view source, Level level, con
         result.errors.push_back(prefix + level_name(at) + ": re-parse timed out");
         continue;
       }
-      std::size_t output_errors = parse::count_syntax_errors(ts_tree_root_node(check.tree));
+      TSNode check_root = ts_tree_root_node(check.tree);
+      std::size_t output_errors = parse::count_syntax_errors(check_root);
       if (output_errors > input_errors) {
         result.reparsed_clean = false;
         result.errors.push_back(prefix + level_name(at) + ": output parses with " + std::to_string(output_errors) +
                                 " errors (input " + std::to_string(input_errors) + "); " +
                                 level_name(static_cast<Level>(current - 1)) + " used");
         continue;
+      }
+      // An input that does not parse cleanly is read through the parser's
+      // error recovery, which the edits can steer elsewhere: a definition
+      // the input's tree had may be read as something else in the output's,
+      // though no error is added. Every definition outside an elided body
+      // must still be one.
+      if (input_errors > 0) {
+        const std::size_t defined = count_owners(spec, root, elided);
+        const std::size_t still = count_owners(spec, check_root);
+        if (still < defined) {
+          result.reparsed_clean = false;
+          result.errors.push_back(prefix + level_name(at) + ": output defines " + std::to_string(still) + " of " +
+                                  std::to_string(defined) + " definitions (the input has syntax errors); " +
+                                  level_name(static_cast<Level>(current - 1)) + " used");
+          continue;
+        }
       }
     }
     result.text = std::move(text);

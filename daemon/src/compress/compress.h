@@ -6,7 +6,9 @@
 // (skeleton) also replaces function, method and constructor bodies with a
 // placeholder that still parses. Compression never fails: on any problem the
 // result is a lower level (at worst the input) plus an error, and it never
-// returns text that parses with more ERROR/MISSING nodes than the input.
+// returns text that parses with more ERROR/MISSING nodes than the input, nor
+// (when the input has some: error recovery can read the same definition
+// otherwise) with fewer definitions outside the elided bodies.
 #pragma once
 
 #include <cstdint>
@@ -23,7 +25,7 @@ namespace comp::compress {
 // the text (or errors) some input compresses to: outputs kept in the index's
 // cache (pack/cache.h) under another version are never read, and index runs
 // delete them.
-inline constexpr int kVersion = 1;
+inline constexpr int kVersion = 2;
 
 enum class Level {
   kRaw = 0,         // the input, unchanged
@@ -35,9 +37,11 @@ struct Compressed {
   std::string text;
   Level level = Level::kRaw;  // the level `text` is at: lower than asked when a higher one failed
   // The asked level's output parsed with no more ERROR/MISSING nodes than the
-  // input. False when it parsed worse (or the parse timed out): `text` is then
-  // a lower level that passed the check. True without a check when
-  // Options::verify is off, and at level 0.
+  // input and, when the input has some, still defines every function the
+  // input's tree does outside the elided bodies. False when it parsed worse,
+  // lost a definition (or the parse timed out): `text` is then a lower level
+  // that passed the check. True without a check when Options::verify is off,
+  // and at level 0.
   bool reparsed_clean = true;
   // A parse ran out of time: the result depends on the machine's load, so
   // it is not a pure function of the input (never cached).

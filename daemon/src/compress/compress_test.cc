@@ -506,6 +506,54 @@ TEST(Compress, FallsBackWhenOutputParsesWorse) {
   EXPECT_NE(compress(Language::kCSharp, source, Level::kNoComments, unchecked).text, source);
 }
 
+TEST(Compress, FallsBackWhenErrorRecoveryLosesADefinition) {
+  // A zsh completion file read with the bash grammar: `$+functions[...]`
+  // is a syntax error, and in the skeleton error recovery reads the second
+  // function as something else, with no more ERROR nodes than the input.
+  std::string source =
+      "#compdef tool\n"
+      "\n"
+      "_tool() {\n"
+      "  local -a args\n"
+      "  args=( '--colour=[pick colours]: :_tool_colours' )\n"
+      "  _arguments -s : $args\n"
+      "}\n"
+      "\n"
+      "# colours\n"
+      "(( $+functions[_tool_colours] )) ||\n"
+      "_tool_colours() {\n"
+      "  local tag=colours\n"
+      "  if compset -P '[^:]##:(bg|fg):'; then\n"
+      "    _describe -t $tag 'colour' '( black white )'\n"
+      "  fi\n"
+      "}\n";
+  parse::SymbolExtractor extractor;
+  auto functions = [&](const std::string& text) {
+    std::vector<std::string> names;
+    for (const parse::Symbol& symbol : extractor.extract(Language::kBash, text, "tool.zsh").symbols)
+      if (symbol.kind == "function") names.push_back(symbol.name);
+    return names;
+  };
+  ASSERT_GT(syntax_errors(Language::kBash, source), 0u);
+  const std::vector<std::string> defined = {"_tool", "_tool_colours"};
+  ASSERT_EQ(functions(source), defined);
+  Options unchecked;
+  unchecked.verify = false;
+  Compressed blind = compress(Language::kBash, source, Level::kSkeleton, unchecked);
+  ASSERT_EQ(blind.level, Level::kSkeleton);
+  ASSERT_NE(functions(blind.text), defined);  // what the check is for
+  ASSERT_LE(syntax_errors(Language::kBash, blind.text), syntax_errors(Language::kBash, source));
+
+  Compressed two = compress(Language::kBash, source, Level::kSkeleton);
+  EXPECT_FALSE(two.reparsed_clean);
+  EXPECT_EQ(two.level, Level::kNoComments);
+  ASSERT_EQ(two.errors.size(), 1u);
+  EXPECT_EQ(two.errors[0], "bash level 2: output defines 1 of 2 definitions (the input has syntax errors); level 1 used");
+  EXPECT_EQ(functions(two.text), defined);
+  EXPECT_EQ(two.text.find("# colours"), std::string::npos);  // level 1 still strips comments
+  EXPECT_TRUE(two.elided.empty());
+}
+
 TEST(Compress, TimeoutReturnsTheInput) {
   std::string source;
   for (int i = 0; i < 200000; ++i) source += "int f" + std::to_string(i) + "(void) { return " + std::to_string(i) + "; } // c\n";
