@@ -83,17 +83,29 @@ def comp_answer(comp, tree, task_file, max_tokens=None):
     return [r["path"] for r in result["ranking"]], [p["path"] for p in result["pivot_files"]]
 
 
-def comp_candidates(comp, tree, task_file):
-    """The 150 files comP's pack considers, best first, with their scores
-    (its evidence dump, COMP_PIPELINE_FEATURES)."""
+def comp_dump(comp, tree, task_file):
+    """comP's answer (`comp query --json --no-refresh`, parsed) and the 150
+    files its pack considers, best first, with their scores (its evidence
+    dump, COMP_PIPELINE_FEATURES)."""
     with tempfile.TemporaryDirectory() as scratch:
         dumped = os.path.join(scratch, "features.tsv")
-        subprocess.run([comp, "query", "--root", tree, "--task-file", task_file, "--json", "--no-refresh"],
-                       capture_output=True, env=dict(os.environ, COMP_PIPELINE_FEATURES=dumped))
+        proc = subprocess.run([comp, "query", "--root", tree, "--task-file", task_file, "--json", "--no-refresh"],
+                              capture_output=True, text=True, env=dict(os.environ, COMP_PIPELINE_FEATURES=dumped))
+        if proc.returncode != 0:
+            raise RuntimeError(proc.stderr[:200])
         if not os.path.exists(dumped):
-            return []
+            return json.loads(proc.stdout), []
         with open(dumped) as lines:
-            return [(cells[0], float(cells[1])) for cells in (line.split("\t") for line in lines)]
+            return json.loads(proc.stdout), [(cells[0], float(cells[1])) for cells in (line.split("\t") for line in lines)]
+
+
+def comp_candidates(comp, tree, task_file):
+    """The 150 files comP's pack considers, best first, with their scores
+    (none when the query failed)."""
+    try:
+        return comp_dump(comp, tree, task_file)[1]
+    except RuntimeError:
+        return []
 
 
 def history(git_dir, commit, count):
@@ -108,7 +120,8 @@ def history(git_dir, commit, count):
 
 
 def partners(commits, seeds, largest, keep):
-    """{file: weight} of the files changed with any of `seeds`, best first."""
+    """[(file, weight)] of the files changed with any of `seeds`, heaviest
+    first; of equal weights, by path (comP's order: Store::changed_with)."""
     weight = collections.Counter()
     for files in commits:
         if len(files) < 2 or len(files) > largest:
@@ -119,7 +132,7 @@ def partners(commits, seeds, largest, keep):
         for f in files:
             if f not in seeds and keep(f):
                 weight[f] += len(hit) / (len(files) - 1)
-    return weight.most_common()
+    return sorted(weight.items(), key=lambda item: (-item[1], item[0]))
 
 
 def give_history(tree, git_dir, commit):
@@ -337,18 +350,8 @@ def evidence_partners(args, sources):
 
     def one(job):
         task, task_file, tree = job
-        with tempfile.TemporaryDirectory() as scratch:
-            dumped = os.path.join(scratch, "features.tsv")
-            proc = subprocess.run([args.comp, "query", "--root", tree, "--task-file", task_file, "--json",
-                                   "--no-refresh"], capture_output=True, text=True,
-                                  env=dict(os.environ, COMP_PIPELINE_FEATURES=dumped))
-            if proc.returncode != 0:
-                raise RuntimeError(proc.stderr[:200])
-            result = json.loads(proc.stdout)
-            scores = {}
-            if os.path.exists(dumped):
-                with open(dumped) as lines:
-                    scores = {cells[0]: float(cells[1]) for cells in (line.split("\t") for line in lines)}
+        result, candidates = comp_dump(args.comp, tree, task_file)
+        scores = dict(candidates)
         ranking = [r["path"] for r in result["ranking"]]
         pack = [p["path"] for p in result["pivot_files"]]
         git_dir = sources.find_mirror(task["repo"], task["base_commit"], args.mirror_root)

@@ -596,13 +596,19 @@ bool literal_data(const Spec& spec, const std::vector<TSSymbol>& ancestors) {
   return false;
 }
 
+// A node of this symbol owns a body that level 2 elides (a function,
+// method, lambda, ...).
+bool owns_body(const Spec& spec, TSSymbol symbol) {
+  return symbol < spec.role.size() && spec.role[symbol] == Role::kOwner;
+}
+
 // Does the subtree hold a function, method or lambda (then it is code, not data)?
 bool holds_code(const Spec& spec, TSNode node) {
   TSTreeCursor cursor = ts_tree_cursor_new(node);
   bool found = false;
   for (;;) {
     TSSymbol symbol = ts_node_symbol(ts_tree_cursor_current_node(&cursor));
-    if (symbol < spec.role.size() && spec.role[symbol] == Role::kOwner) {
+    if (owns_body(spec, symbol)) {
       found = true;
       break;
     }
@@ -939,24 +945,15 @@ std::string level_name(Level level) { return "level " + std::to_string(static_ca
 
 // The definitions (nodes that own a body: functions, methods, ...) in the
 // tree of `root`, less those starting inside one of the `elided` input byte
-// ranges (sorted by start): what a skeleton of that tree must still define.
+// ranges (sorted by start; disjoint, since walk() looks at nothing inside an
+// elided range): what a skeleton of that tree must still define.
 std::size_t count_owners(const Spec& spec, TSNode root,
-                         std::vector<std::pair<std::uint32_t, std::uint32_t>> elided = {}) {
-  // Their union, so that a range inside another is no gap.
-  std::size_t merged = 0;
-  for (const auto& range : elided) {
-    if (merged > 0 && range.first < elided[merged - 1].second)
-      elided[merged - 1].second = std::max(elided[merged - 1].second, range.second);
-    else
-      elided[merged++] = range;
-  }
-  elided.resize(merged);
+                         const std::vector<std::pair<std::uint32_t, std::uint32_t>>& elided = {}) {
   std::size_t count = 0;
   TSTreeCursor cursor = ts_tree_cursor_new(root);
   do {
     const TSNode node = ts_tree_cursor_current_node(&cursor);
-    const TSSymbol symbol = ts_node_symbol(node);
-    if (symbol >= spec.role.size() || spec.role[symbol] != Role::kOwner) continue;
+    if (!owns_body(spec, ts_node_symbol(node))) continue;
     const std::uint32_t start = ts_node_start_byte(node);
     auto after = std::upper_bound(elided.begin(), elided.end(), start,
                                   [](std::uint32_t at, const auto& range) { return at < range.first; });

@@ -442,23 +442,26 @@ IndexSummary run_index(const IndexOptions& options) {
     std::string head;
     std::vector<std::vector<std::string>> commits;
   };
-  std::future<std::pair<std::filesystem::path, std::optional<History>>> history;
+  struct HistoryRead {
+    std::filesystem::path git_dir;  // vcs::Head::git_dir
+    std::optional<History> moved;   // set when HEAD moved since it was recorded
+  };
+  std::future<HistoryRead> history;
   if (options.history && !summary.targeted) {
     history = std::async(std::launch::async, [root = options.root, recorded = store->history_head()] {
-      std::pair<std::filesystem::path, std::optional<History>> found;
       vcs::Head head = vcs::head(root);
-      found.first = std::move(head.git_dir);
-      std::optional<History>& read = found.second;
+      HistoryRead found{std::move(head.git_dir), std::nullopt};
       if (head.commit == recorded) return found;
-      read.emplace().head = head.commit;
+      History& read = found.moved.emplace();
+      read.head = head.commit;
       if (head.commit.empty()) return found;  // history no more: forget it
       try {
-        read->commits = vcs::commit_files(root, head.commit, kHistoryCommits);
+        read.commits = vcs::commit_files(root, head.commit, kHistoryCommits);
       } catch (const vcs::GitError&) {
-        read.reset();  // keep what was read before
+        found.moved.reset();  // keep what was read before
         return found;
       }
-      for (std::vector<std::string>& files : read->commits)
+      for (std::vector<std::string>& files : read.commits)
         if (files.size() > kLargestCommit) files.clear();
       return found;
     });
@@ -631,13 +634,13 @@ IndexSummary run_index(const IndexOptions& options) {
   }
 
   if (history.valid()) {
-    auto [git_dir, read] = history.get();
-    summary.git_dir = std::move(git_dir);
-    if (read) {
+    HistoryRead found = history.get();
+    summary.git_dir = std::move(found.git_dir);
+    if (found.moved) {
       graph::Batch batch(*store);
-      batch.replace_history(read->head, read->commits);
+      batch.replace_history(found.moved->head, found.moved->commits);
       batch.commit();
-      summary.history_commits = read->commits.size();
+      summary.history_commits = found.moved->commits.size();
     }
   }
 

@@ -572,8 +572,6 @@ Head head(const fs::path& root) {
   return found;
 }
 
-std::string head_commit(const fs::path& root) { return head(root).commit; }
-
 std::vector<std::vector<std::string>> commit_files(const fs::path& root, std::string_view commit, std::size_t count) {
   require_work_tree(root);
   const std::string id = resolve(root, commit);

@@ -102,10 +102,6 @@ struct Head {
 // Never throws.
 Head head(const std::filesystem::path& root);
 
-// head(root).commit: the commit HEAD names, or "" when there is none to read
-// history from. Never throws.
-std::string head_commit(const std::filesystem::path& root);
-
 // The files each of the last `count` commits up to `commit` changed (a
 // commit id or any ref, resolved through resolve_commit), newest first:
 // per commit, the paths under root it added, modified or deleted, relative

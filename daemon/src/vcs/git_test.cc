@@ -627,11 +627,11 @@ TEST_F(VcsTest, DoesNotWriteTheIndex) {
 }
 
 TEST_F(VcsTest, HeadCommitIsEmptyWithoutHistory) {
-  EXPECT_EQ(head_commit(repo_), "");  // no commit yet
-  EXPECT_EQ(head_commit(base_ / "home"), "");  // not a repository
+  EXPECT_EQ(head(repo_).commit, "");  // no commit yet
+  EXPECT_EQ(head(base_ / "home").commit, "");  // not a repository
   write("a.txt", "a\n");
   commit_all();
-  const std::string head = head_commit(repo_);
+  const std::string head = vcs::head(repo_).commit;
   EXPECT_EQ(head + "\n", git({"rev-parse", "HEAD"}));
   EXPECT_EQ(head.size(), 40u);
 }
