@@ -1063,6 +1063,18 @@ Stats Store::stats() {
   return stats;
 }
 
+ReadSnapshot::ReadSnapshot(Store& store) {
+  sqlite3* db = store.handle();
+  if (!sqlite3_get_autocommit(db)) return;  // nested in an open transaction: its snapshot holds
+  exec(db, "BEGIN");
+  db_ = db;
+}
+
+ReadSnapshot::~ReadSnapshot() {
+  if (db_ && !sqlite3_get_autocommit(db_) && sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK)
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
 void Store::set_memory_map_mib(int mib) {
   exec(db_, ("PRAGMA mmap_size = " + std::to_string(static_cast<std::int64_t>(mib) * 1024 * 1024)).c_str());
 }

@@ -251,6 +251,23 @@ class Batch {
   std::vector<std::string> changed_names_;  // names defined or bound by changed files
 };
 
+// One read transaction over a series of reads on a store's connection: they
+// all see the index as it was at the first read, whatever other connections
+// commit meanwhile, and SQLite takes and checks its locks once instead of
+// once per statement (a query's few hundred reads). No Batch can begin on
+// the connection while one is open. Inside a transaction already open it
+// does nothing.
+class ReadSnapshot {
+ public:
+  explicit ReadSnapshot(Store& store);
+  ~ReadSnapshot();  // ends the transaction (it wrote nothing)
+  ReadSnapshot(const ReadSnapshot&) = delete;
+  ReadSnapshot& operator=(const ReadSnapshot&) = delete;
+
+ private:
+  sqlite3* db_ = nullptr;  // null when nested
+};
+
 class Store {
  public:
   // Opens (creating `.comp/` and the schema when missing) the database of the

@@ -195,6 +195,54 @@ TEST_F(StoreTest, AMemoryMappedReaderAnswersAsAnyReaderAndSeesLaterCommits) {
   EXPECT_EQ(mapped->indexed_files().size(), 402u);
 }
 
+// Reads through a snapshot see the index as it was at the first of them,
+// whatever another connection commits meanwhile; after it, the commit.
+TEST_F(StoreTest, AReadSnapshotSeesOneStateOfTheIndexAcrossItsReads) {
+  auto writer = Store::open(root_);
+  {
+    Batch batch(*writer);
+    batch.put_file(file_record("a.py", "h1"), {node_record("a.py", "alpha")}, "alpha ripple");
+    batch.commit();
+  }
+  auto reader = Store::open(root_);
+  auto change = [&] {
+    Batch batch(*writer);
+    batch.remove_file("a.py");
+    batch.put_file(file_record("b.py", "h2"), {node_record("b.py", "beta")}, "beta ripple");
+    batch.commit();
+  };
+  {
+    ReadSnapshot snapshot(*reader);
+    ASSERT_EQ(reader->indexed_files().size(), 1u);
+    EXPECT_FALSE(sqlite3_get_autocommit(reader->handle()));
+    change();
+    {
+      ReadSnapshot nested(*reader);  // inside the open one: the same state
+      EXPECT_EQ(reader->indexed_files().size(), 1u);
+    }
+    EXPECT_FALSE(sqlite3_get_autocommit(reader->handle())) << "a nested snapshot leaves the outer one open";
+    EXPECT_EQ(reader->symbols({"alpha", "", "", 0}).size(), 1u);
+    EXPECT_TRUE(reader->symbols({"beta", "", "", 0}).empty());
+    auto hits = reader->search_files("\"ripple\"", 10);
+    ASSERT_EQ(hits.size(), 1u);
+    EXPECT_EQ(hits[0].first, "a.py");
+    EXPECT_TRUE(reader->file("a.py"));
+    EXPECT_FALSE(reader->file("b.py"));
+    EXPECT_TRUE(writer->symbols({"alpha", "", "", 0}).empty()) << "the writer sees its commit";
+  }
+  EXPECT_TRUE(sqlite3_get_autocommit(reader->handle()));
+  EXPECT_TRUE(reader->symbols({"alpha", "", "", 0}).empty());
+  EXPECT_EQ(reader->symbols({"beta", "", "", 0}).size(), 1u);
+  ASSERT_EQ(reader->indexed_files().size(), 1u);
+  EXPECT_EQ(reader->indexed_files()[0].path, "b.py");
+  // Without one, each read sees the latest commit: the reads above would
+  // have mixed two states.
+  Batch batch(*reader);  // and the connection writes again
+  batch.remove_file("b.py");
+  batch.commit();
+  EXPECT_TRUE(writer->indexed_files().empty());
+}
+
 TEST_F(StoreTest, PutFileReplacesNodesAndText) {
   auto store = Store::open(root_);
   {

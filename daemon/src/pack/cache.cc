@@ -36,6 +36,7 @@ compress::Compressed to_compressed(graph::CompressedRecord record) {
 
 std::optional<graph::CompressedRecord> CompressionCache::find(const std::string& sha256, lang::Language language,
                                                               compress::Level level) {
+  if (const graph::CompressedRecord* row = kept(sha256, lang::name(language), static_cast<int>(level))) return *row;
   return store_.compressed(sha256, std::string(lang::name(language)), static_cast<int>(level), compress::kVersion);
 }
 
@@ -45,7 +46,7 @@ graph::CompressedRecord CompressionCache::compress(lang::Language language, std:
   if (auto hit = find(sha256, language, level)) return std::move(*hit);
   bool cacheable = true;
   graph::CompressedRecord record = compute(language, source, sha256, level, &cacheable);
-  if (cacheable && level != compress::Level::kRaw) write({record});
+  if (cacheable && level != compress::Level::kRaw) keep(record);
   return record;
 }
 
@@ -53,6 +54,7 @@ std::size_t CompressionCache::text_tokens(std::string_view source) {
   if (source.size() < kLeastCachedText) return tokens::count(source);
   std::string sha256 = digest::sha256_hex(source);
   const std::string language(kTextLanguage);
+  if (const graph::CompressedRecord* row = kept(sha256, language, 0)) return static_cast<std::size_t>(row->raw_tokens);
   if (auto hit = store_.compressed(sha256, language, 0, compress::kVersion))
     return static_cast<std::size_t>(hit->raw_tokens);
   graph::CompressedRecord record;
@@ -60,8 +62,29 @@ std::size_t CompressionCache::text_tokens(std::string_view source) {
   record.language = language;
   record.compressor = compress::kVersion;
   record.raw_tokens = record.tokens = static_cast<std::int64_t>(tokens::count(source));
-  write({record});
-  return static_cast<std::size_t>(record.raw_tokens);
+  std::size_t count = static_cast<std::size_t>(record.raw_tokens);
+  keep(std::move(record));
+  return count;
+}
+
+void CompressionCache::keep(graph::CompressedRecord record) {
+  if (deferred_)
+    kept_.push_back(std::move(record));
+  else
+    write({record});
+}
+
+const graph::CompressedRecord* CompressionCache::kept(const std::string& sha256, std::string_view language,
+                                                      int level) const {
+  for (const graph::CompressedRecord& row : kept_)
+    if (row.sha256 == sha256 && row.language == language && row.level == level) return &row;
+  return nullptr;
+}
+
+bool CompressionCache::flush() {
+  if (!write(kept_)) return false;
+  kept_.clear();
+  return true;
 }
 
 bool CompressionCache::write(const std::vector<graph::CompressedRecord>& rows) {

@@ -58,13 +58,24 @@ class CompressionCache {
   // Writes the rows in one transaction when the writer lock is free now.
   // False (nothing written) when another writer holds it.
   bool write(const std::vector<graph::CompressedRecord>& rows);
+  // From now on compress() and text_tokens() keep the rows a miss would
+  // write (find() sees them) until flush(): for a caller reading through a
+  // graph::ReadSnapshot, inside which no write can begin.
+  void defer_writes() { deferred_ = true; }
+  // Writes the rows kept so far in one transaction, as write() does (kept
+  // for a later flush() when the writer lock is taken); true when none are left.
+  bool flush();
 
   graph::Store& store() { return store_; }
   const std::filesystem::path& root() const { return root_; }
 
  private:
+  void keep(graph::CompressedRecord record);
+  const graph::CompressedRecord* kept(const std::string& sha256, std::string_view language, int level) const;
   graph::Store& store_;
   std::filesystem::path root_;
+  bool deferred_ = false;
+  std::vector<graph::CompressedRecord> kept_;  // deferred rows, oldest first
 };
 
 }  // namespace comp::pack

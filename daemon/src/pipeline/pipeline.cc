@@ -957,7 +957,11 @@ std::shared_ptr<const FileList> FileListCache::get(graph::Store& store) {
   return list_;
 }
 
-Result run_pipeline(graph::Store& store, const fs::path& root, const Request& request, FileListCache* file_lists) {
+namespace {
+
+// run_pipeline's work, inside its read snapshot; compressions go through `cache`.
+Result answer(graph::Store& store, const fs::path& root, const Request& request, FileListCache* file_lists,
+              pack::CompressionCache& cache) {
   Result result;
   result.max_tokens = request.max_tokens;
   Clock::time_point started = Clock::now();
@@ -989,19 +993,18 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   // Freshness: indexed files whose size or mtime differ from the disk, unless
   // the caller knows (a watcher's pending changes, an index run just now).
   // One lstat per indexed file is much of a large tree's query time (3 us
-  // each on a virtual machine), so it runs beside the ranking (declared after
-  // `files`: its destructor waits for it before `files` goes, also when the
-  // ranking throws).
-  std::future<std::size_t> stale;
-  if (!request.stale_files)
-    stale = std::async(std::launch::async, [&indexed, prefix = root.string() + "/"] {
-      std::size_t count = 0;
-      for (const graph::IndexedFile& file : indexed) {
-        std::optional<walk::Stamp> stamp = walk::stamp_of(prefix + file.path);
-        if (!stamp || stamp->size != file.size || stamp->mtime_ns != file.mtime_ns) ++count;
-      }
-      return count;
+  // each on a virtual machine), so a thread counts beside the ranking and
+  // this one helps once the ranking is done (declared after `files`: the
+  // future's destructor waits for the thread before `files` and the count
+  // go, also when the ranking throws).
+  std::optional<walk::StaleCount> stale_count;
+  std::future<void> stale;
+  if (!request.stale_files) {
+    stale_count.emplace(root, indexed.size(), [&indexed](std::size_t i) {
+      return walk::StaleCount::File{indexed[i].path, {indexed[i].size, indexed[i].mtime_ns}};
     });
+    stale = std::async(std::launch::async, [&stale_count] { stale_count->help(); });
+  }
 
   std::unordered_map<std::string, Candidate> candidates;
   // Tuning: the evidence of the best candidates, written to this file.
@@ -1419,7 +1422,11 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   if (dump) write_features(dump, ranked, files, about_tests);
   for (std::size_t i = 0; i < ranked.size() && i < request.ranking_size; ++i)
     result.ranking.push_back({ranked[i].first, ranked[i].second->score, ranked[i].second->why});
-  result.stale_files = request.stale_files ? *request.stale_files : stale.get();
+  if (stale_count) {
+    stale_count->help();
+    stale.get();
+  }
+  result.stale_files = request.stale_files ? *request.stale_files : stale_count->count();
   result.search_ms = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
   if (request.cancelled && request.cancelled()) throw Cancelled();
 
@@ -1427,7 +1434,6 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   // rest at the requested level; a file that does not fit is tried more
   // compressed, then cut to the lines that fit. Never over max_tokens.
   Clock::time_point pack_started = Clock::now();
-  pack::CompressionCache cache(store, root);
   std::vector<std::string> sent_texts;  // the whole text of each pivot file, for the second pass
   std::vector<Cutting> cuttings;        // what each cut pivot file was cut from
   // Adds a placed file to the answer (its tokens already taken from the budget).
@@ -2118,6 +2124,24 @@ Result run_pipeline(graph::Store& store, const fs::path& root, const Request& re
   }
   result.cost_estimation = static_cast<double>(result.answer_tokens) * request.price_per_million / 1e6;
   result.pack_ms = std::chrono::duration<double, std::milli>(Clock::now() - pack_started).count();
+  return result;
+}
+
+}  // namespace
+
+Result run_pipeline(graph::Store& store, const fs::path& root, const Request& request, FileListCache* file_lists) {
+  // One snapshot of the index for the whole answer: a commit meanwhile (the
+  // daemon's index run, another process) never mixes two states of the
+  // index in one answer, and the few hundred reads take SQLite's locks once.
+  // The compressions it computes are written after it ends.
+  pack::CompressionCache cache(store, root);
+  cache.defer_writes();
+  Result result;
+  {
+    graph::ReadSnapshot snapshot(store);
+    result = answer(store, root, request, file_lists, cache);
+  }
+  cache.flush();
   return result;
 }
 

@@ -11,6 +11,7 @@
 #include "pack/cache.h"
 #include "pipeline/render.h"
 #include "tokens/tokens.h"
+#include "walk/walker.h"
 
 namespace comp::pipeline {
 namespace {
@@ -101,6 +102,45 @@ TEST(Pipeline, RanksTheFileTheEvidencePointsAt) {
   Result traced = run_pipeline(*store, tree.root(), trace);
   ASSERT_FALSE(traced.ranking.empty());
   EXPECT_EQ(traced.ranking[0].path, "shop/cart.py");  // the last frame inside the project
+}
+
+// An answer reads one state of the index: the pipeline reads inside one
+// read transaction (a commit by another connection meanwhile is not seen
+// by it, and is not blocked), and writes the compressions it computed
+// after it.
+TEST(Pipeline, AnAnswerReadsOneStateOfTheIndexAndCachesAfterIt) {
+  TempTree tree("pipeline-snapshot");
+  write_shop(tree);
+  auto store = indexed(tree);
+  Request request;
+  request.task = "apply_discount gives 10% off even for small amounts; it should only apply above 100";
+  int polls = 0;
+  request.cancelled = [&] {
+    EXPECT_FALSE(sqlite3_get_autocommit(store->handle())) << "poll " << polls << ": reading outside a transaction";
+    if (polls++ == 0) {  // after the search: another connection drops the top file from the index
+      auto other = graph::Store::open(tree.root());
+      graph::Batch batch(*other);
+      batch.remove_file("shop/pricing.py");
+      batch.commit();
+    }
+    return false;
+  };
+  Result result = run_pipeline(*store, tree.root(), request);
+  EXPECT_GE(polls, 1);
+  EXPECT_TRUE(sqlite3_get_autocommit(store->handle()));
+  ASSERT_FALSE(result.pivot_files.empty());
+  EXPECT_EQ(result.pivot_files[0].path, "shop/pricing.py");
+  std::size_t skeletons = 0;
+  for (const PivotFile& pivot : result.pivot_files) {
+    if (pivot.level != 2) continue;
+    ++skeletons;
+    EXPECT_TRUE(store->compressed(digest::sha256_hex(walk::read_in_root(tree.root(), pivot.path, 1u << 20)), "python",
+                                  2, compress::kVersion))
+        << pivot.path << ": a skeleton computed inside the snapshot is cached after it";
+  }
+  EXPECT_GT(skeletons, 0u);
+  EXPECT_FALSE(store->file("shop/pricing.py")) << "after the answer, the commit is seen";
+  EXPECT_EQ(rank_of(ask(*store, tree, request.task), "shop/pricing.py"), 0u);
 }
 
 // A pasted log: thousands of frames of a recursion in the project, then

@@ -2,6 +2,8 @@
 // semantics. Knows nothing of languages, parsing or the database.
 #pragma once
 
+#include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -127,5 +129,33 @@ struct Stamp {
 // The stamp of `path` without following a final symlink; nullopt when it is
 // absent or not a regular file.
 std::optional<Stamp> stamp_of(const std::string& path);
+
+// Counts the files, as indexed, whose stamp on disk is another now (changed,
+// removed, no longer a regular file): what a query reports as stale. One
+// lstat per file is much of a query's time on a large tree (40k files: 0.1 s
+// on a virtual machine), so any number of threads may count together: each
+// help() takes the next unchecked run of files until none is left, and a
+// thread done with its own work can join in. Files are read by index
+// (`file_at`) in that order; within a run, each folder is opened once and
+// its files checked by name (fstatat, never following a final symlink).
+class StaleCount {
+ public:
+  struct File {
+    std::string_view path;  // relative to the root, as indexed
+    Stamp stamp;            // as indexed
+  };
+  StaleCount(std::filesystem::path root, std::size_t files, std::function<File(std::size_t)> file_at);
+  void help();
+  // The stale files found: all of them once every help() call has
+  // returned (wait for the threads that called it).
+  std::size_t count() const { return stale_.load(); }
+
+ private:
+  std::filesystem::path root_;
+  std::size_t files_;
+  std::function<File(std::size_t)> file_at_;
+  std::atomic<std::size_t> next_{0};
+  std::atomic<std::size_t> stale_{0};
+};
 
 }  // namespace comp::walk

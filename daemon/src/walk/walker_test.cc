@@ -24,6 +24,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 extern char** environ;
@@ -540,6 +541,59 @@ TEST_F(GitSandbox, ReportsSizeAndNanosecondMtimeSorted) {
   EXPECT_EQ(ab->size, 3u);
   EXPECT_EQ(ab->mtime_ns, 1'600'000'000'123'456'789LL);
   EXPECT_TRUE(r.errors.empty());
+}
+
+// A query's stale count: the files whose stamp is not the one they were
+// indexed with, from the walk's own stamps, on one thread or several
+// helping each other; a final symlink is not followed, a folder that is
+// gone or is now a file makes its files stale.
+TEST_F(GitSandbox, AStaleCountFindsEveryFileChangedSinceItWasStamped) {
+  for (int d = 0; d < 30; ++d)
+    for (int f = 0; f < 40; ++f) write("d" + std::to_string(d) + "/sub/f" + std::to_string(f) + ".c", "int x;\n");
+  write("top.c", "int top;\n");
+  write("gone/a.c", "int a;\n");
+  write("filed/b.c", "int b;\n");
+  write("linked.c", "int l;\n");
+  WalkOptions options;
+  options.root = repo_;
+  const WalkResult before = walk(options);
+  ASSERT_EQ(before.files.size(), 30u * 40 + 4);
+  auto count = [&](int threads) {
+    StaleCount stale(repo_, before.files.size(), [&](std::size_t i) {
+      return StaleCount::File{before.files[i].rel_path, {before.files[i].size, before.files[i].mtime_ns}};
+    });
+    std::vector<std::thread> helpers;
+    for (int t = 1; t < threads; ++t) helpers.emplace_back([&] { stale.help(); });
+    stale.help();
+    for (std::thread& helper : helpers) helper.join();
+    return stale.count();
+  };
+  EXPECT_EQ(count(1), 0u);
+  EXPECT_EQ(count(3), 0u);
+  write("d3/sub/f7.c", "int x, y;\n");  // size
+  const struct timespec times[2] = {{0, UTIME_OMIT}, {1'600'000'000, 1}};
+  ASSERT_EQ(::utimensat(AT_FDCWD, (repo_ / "d17/sub/f0.c").c_str(), times, 0), 0);  // mtime only
+  ASSERT_EQ(::utimensat(AT_FDCWD, (repo_ / "top.c").c_str(), times, 0), 0);          // in the root
+  fs::remove(repo_ / "d29/sub/f39.c");                                               // removed
+  fs::remove_all(repo_ / "gone");                                                    // its folder too
+  fs::remove_all(repo_ / "filed");
+  write("filed", "a file where the folder was\n");
+  // A symlink to a file of the same size and time is not the file.
+  const WalkEntry* linked = find_file(before, "linked.c");
+  ASSERT_NE(linked, nullptr);
+  write("elsewhere/target.c", "int t;\n");
+  const struct timespec linked_time[2] = {{0, UTIME_OMIT},
+                                          {linked->mtime_ns / 1'000'000'000, linked->mtime_ns % 1'000'000'000}};
+  ASSERT_EQ(::utimensat(AT_FDCWD, (repo_ / "elsewhere/target.c").c_str(), linked_time, 0), 0);
+  fs::remove(repo_ / "linked.c");
+  fs::create_symlink("elsewhere/target.c", repo_ / "linked.c");
+  ASSERT_EQ(stamp_of((repo_ / "elsewhere/target.c").string())->mtime_ns, linked->mtime_ns);
+  EXPECT_EQ(count(1), 7u);
+  EXPECT_EQ(count(2), 7u);
+  EXPECT_EQ(count(4), 7u);
+  StaleCount none(repo_, 0, [&](std::size_t) -> StaleCount::File { ADD_FAILURE() << "no file to read"; return {}; });
+  none.help();
+  EXPECT_EQ(none.count(), 0u);
 }
 
 // A walk shared between threads (each walks whole subtrees with its own
