@@ -35,9 +35,15 @@ function writeMemory(folder: string, entries: SessionMemoryEntry[]): void {
   fs.writeFileSync(path.join(folder, '.comp', 'session-memory.json'), JSON.stringify({ version: 1, entries }));
 }
 
-async function settle(): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, 20));
+// Waits until `done()` holds, for 5 s at most (the assertion after it then
+// fails): the manager reads its file asynchronously, and a fixed sleep was
+// too short on a loaded machine.
+async function until(done: () => boolean): Promise<void> {
+  for (const end = Date.now() + 5000; !done() && Date.now() < end; )
+    await new Promise((resolve) => setTimeout(resolve, 10));
 }
+
+const ids = (nodes: MemoryNode[]): string[] => nodes.map((node) => (node.type === 'entry' ? node.entry.id : node.type));
 
 describe('SessionMemoryManager', () => {
   beforeEach(() => testState.reset());
@@ -53,9 +59,9 @@ describe('SessionMemoryManager', () => {
         return { version: 1, entries: [] } satisfies SessionMemoryDocument;
       },
     });
-    await settle();
+    await until(() => manager.getChildren()[0]?.type === 'entry');
     const roots = manager.getChildren();
-    assert.deepEqual(roots.map((node) => (node.type === 'entry' ? node.entry.id : node.type)), ['2', '1']);
+    assert.deepEqual(ids(roots), ['2', '1']);
     const items = roots.map((node) => manager.getTreeItem(node));
     assert.match(String(items[0]?.description), /^stale · run_pipeline · 1 file · 5 tokens saved/);
     assert.match(String(items[1]?.description), /^run_pipeline · 2 files/);
@@ -72,8 +78,8 @@ describe('SessionMemoryManager', () => {
     writeMemory(folder, [entry('3', '2026-01-03T00:00:00Z', ['d.py'])]);
     const watcher = testState.watchers.find((w) => typeof w.pattern !== 'string');
     watcher?.changed.fire(Uri.file(path.join(folder, '.comp', 'session-memory.json')));
-    await settle();
-    assert.deepEqual(manager.getChildren().map((node) => (node.type === 'entry' ? node.entry.id : node.type)), ['3']);
+    await until(() => ids(manager.getChildren()).join() === '3');
+    assert.deepEqual(ids(manager.getChildren()), ['3']);
 
     await manager.clear();
     assert.deepEqual(cleared, [path.basename(folder)]);
@@ -85,7 +91,7 @@ describe('SessionMemoryManager', () => {
     const folder = fs.mkdtempSync(path.join(scratch, 'ws-'));
     testState.setFolders([folder]);
     const manager = new SessionMemoryManager({ clear: async () => ({ version: 1, entries: [] }) });
-    await settle();
+    await manager.refresh();
     const empty = manager.getChildren();
     assert.equal(empty[0]?.type === 'message' && empty[0].text, 'No tool calls recorded yet.');
     fs.mkdirSync(path.join(folder, '.comp'));
@@ -102,7 +108,7 @@ describe('SessionMemoryManager', () => {
     writeMemory(b, [entry('9', '2026-01-01T00:00:00Z', ['x.ts'])]);
     testState.setFolders([a, b]);
     const manager = new SessionMemoryManager({ clear: async () => ({ version: 1, entries: [] }) });
-    await settle();
+    await until(() => manager.getChildren().length === 2 && ids(manager.getChildren(manager.getChildren()[1])).join() === '9');
     const roots = manager.getChildren();
     assert.deepEqual(roots.map((node) => node.type), ['folder', 'folder']);
     const inB = manager.getChildren(roots[1] as MemoryNode);
