@@ -142,6 +142,14 @@ CREATE TABLE history_commits (commit_no INTEGER PRIMARY KEY, files INTEGER NOT N
 CREATE TABLE history (commit_no INTEGER NOT NULL, path TEXT NOT NULL, PRIMARY KEY (commit_no, path)) WITHOUT ROWID;
 CREATE INDEX history_path ON history(path);
 )sql",
+    // 6 -> 7: a count of the commits that changed the files table (a row
+    // written, touched or removed): the daemons keep their file list until
+    // it moves, not until any commit (the pipeline's cache of compressed
+    // outputs commits too, after most answers).
+    R"sql(
+CREATE TABLE files_version (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL);
+INSERT INTO files_version VALUES (1, 0);
+)sql",
 };
 constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);
 static_assert(kMigrationCount == kSchemaVersion);
@@ -696,6 +704,8 @@ std::int64_t Store::indexed_file_count() { return scalar_query(db_, "SELECT coun
 
 std::int64_t Store::data_version() { return scalar_query(db_, "PRAGMA data_version"); }
 
+std::int64_t Store::files_version() { return scalar_query(db_, "SELECT version FROM files_version"); }
+
 std::vector<IndexedFile> Store::indexed_files() {
   std::vector<IndexedFile> out;
   Statement statement(db_, "SELECT path, language, size, mtime_ns FROM files WHERE skip_reason = '' ORDER BY rowid");
@@ -1161,6 +1171,7 @@ void Batch::collect_names(const std::string& path) {
 void Batch::put_file(const FileRecord& file, const std::vector<NodeRecord>& nodes, std::string_view text,
                      const std::vector<RefRecord>& refs) {
   auto& s = *store_.statements_;
+  files_changed_ = true;
   // What other files' references can depend on: the file's definitions
   // (ids, kinds, nesting, export) and the imports, bases and typed variables
   // it declares. When an edit leaves these as they were (a body, a comment),
@@ -1269,6 +1280,7 @@ void Batch::put_file(const FileRecord& file, const std::vector<NodeRecord>& node
 }
 
 void Batch::touch_file(const std::string& path, std::int64_t mtime_ns, std::int64_t indexed_at) {
+  files_changed_ = true;
   store_.statements_->touch_file.bind(1, path).bind(2, mtime_ns).bind(3, mtime_ns / 1000000000).bind(4, indexed_at).run();
 }
 
@@ -1276,6 +1288,7 @@ void Batch::remove_file(const std::string& path) {
   collect_names(path);
   if (clear_file(path)) {
     store_.statements_->delete_file.bind(1, path).run();
+    files_changed_ = true;
     files_added_or_removed_.push_back(path);
   }
 }
@@ -1535,6 +1548,7 @@ void Batch::commit() {
   }
   changed_names_.clear();
   files_added_or_removed_.clear();
+  if (files_changed_) exec(store_.db_, "UPDATE files_version SET version = version + 1");
   store_.statements_->commit.run();
   done_ = true;
 }

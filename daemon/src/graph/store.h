@@ -28,7 +28,7 @@
 
 namespace comp::graph {
 
-inline constexpr int kSchemaVersion = 6;
+inline constexpr int kSchemaVersion = 7;
 
 class StoreError : public std::runtime_error {
  public:
@@ -240,6 +240,7 @@ class Batch {
   std::vector<std::string> interface_of(const std::string& path);
   Store& store_;
   bool done_ = false;
+  bool files_changed_ = false;  // a file row written, touched or removed: commit bumps files_version
   // Files added or removed: the imports that led to them or mention their
   // stem or folder are re-resolved at commit.
   std::vector<std::string> files_added_or_removed_;
@@ -302,6 +303,9 @@ class Store {
   // SQLite's data_version of this connection: it changes when another
   // connection (of this process or another) has committed since.
   std::int64_t data_version();
+  // A count of the commits that wrote, touched or removed a file row
+  // (Batch::commit bumps it): when it is the same, indexed_files() is too.
+  std::int64_t files_version();
   // A digest of the indexed files' paths and languages, and of the content
   // hashes of those `with_content` names: it changes when one of these does,
   // whichever process wrote the index (a scan of the file rows, without

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <random>
 
 namespace comp::graph {
@@ -445,6 +446,37 @@ TEST_F(StoreTest, CompressedRowsRoundTripAndArePrunedWhenNoFileHasTheirContent) 
   EXPECT_FALSE(store->compressed("gone", "python", 2, 1));
 }
 
+// files_version moves with the commits that change file rows (written,
+// touched, removed) and with no other: the daemons keep their file list
+// until it does.
+TEST_F(StoreTest, FilesVersionCountsTheCommitsThatChangedFileRows) {
+  auto store = Store::open(root_);
+  std::int64_t version = store->files_version();
+  auto committed = [&](const std::function<void(Batch&)>& write) {
+    Batch batch(*store);
+    write(batch);
+    batch.commit();
+    std::int64_t now = store->files_version();
+    bool moved = now != version;
+    version = now;
+    return moved;
+  };
+  EXPECT_TRUE(committed([](Batch& b) { b.put_file(file_record("a.py", "h1"), {node_record("a.py", "alpha")}, "alpha"); }));
+  EXPECT_FALSE(committed([](Batch& b) { b.put_compressed(compressed_record("h1", 1)); }));
+  EXPECT_FALSE(committed([](Batch& b) { b.replace_history("c1", {{"a.py", "b.py"}}); }));
+  EXPECT_FALSE(committed([](Batch& b) { b.remove_file("never-indexed.py"); }));
+  EXPECT_FALSE(committed([](Batch&) {}));
+  EXPECT_TRUE(committed([](Batch& b) { b.touch_file("a.py", 99, 100); }));
+  EXPECT_TRUE(committed([](Batch& b) { b.remove_file("a.py"); }));
+  {
+    Batch rolled_back(*store);
+    rolled_back.put_file(file_record("b.py", "h2"), {}, "beta");
+  }
+  EXPECT_EQ(store->files_version(), version) << "a batch rolled back moves nothing";
+  auto other = Store::open(root_);  // another connection sees the same count
+  EXPECT_EQ(other->files_version(), version);
+}
+
 TEST_F(StoreTest, HistoryNamesTheFilesChangedTogetherAndIsReplacedWhole) {
   auto store = Store::open(root_);
   EXPECT_EQ(store->history_head(), "");
@@ -483,12 +515,13 @@ TEST_F(StoreTest, AVersion2IndexGainsTheCacheAndKeepsItsFiles) {
     batch.commit();
   }
   // What comP before the cache left: no `compressed` table (nor the later
-  // index of imports by target, churn count and history), user_version 2.
+  // index of imports by target, churn count, history and files version),
+  // user_version 2.
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open((root_ / ".comp" / "graph.db").c_str(), &db), SQLITE_OK);
   ASSERT_EQ(sqlite3_exec(db, "DROP TABLE compressed; DROP INDEX refs_import_target; DROP TABLE full_text_churn; "
                               "DROP TABLE history_head; DROP TABLE history_commits; DROP TABLE history; "
-                              "PRAGMA user_version = 2", nullptr, nullptr, nullptr), SQLITE_OK);
+                              "DROP TABLE files_version; PRAGMA user_version = 2", nullptr, nullptr, nullptr), SQLITE_OK);
   sqlite3_close(db);
   auto store = Store::open(root_);
   EXPECT_EQ(store->schema_version(), kSchemaVersion);
@@ -514,6 +547,13 @@ TEST_F(StoreTest, AVersion2IndexGainsTheCacheAndKeepsItsFiles) {
     batch.commit();
   }
   EXPECT_TRUE(store->compressed("h1", "python", 2, 1));
+  std::int64_t files = store->files_version();
+  {
+    Batch batch(*store);
+    batch.touch_file("a.py", 5, 6);
+    batch.commit();
+  }
+  EXPECT_EQ(store->files_version(), files + 1);
   EXPECT_EQ(store->integrity_check(), "ok");
 }
 

@@ -941,18 +941,23 @@ std::shared_ptr<const FileList> FileListCache::get(graph::Store& store) {
     }
   }
   if (!probe_) return FileList::read(store);  // nothing to watch with: read every time
-  // Read the version first: a commit after it makes the next call read again.
-  std::int64_t version = 0;
+  // Read the versions first: a commit after them makes the next call read
+  // again. data_version moves with any commit (no read: the connection's
+  // own count); then files_version (a row) says whether one changed files.
+  // Most commits between two queries are the first query's cache rows.
   try {
-    version = probe_->data_version();
+    std::int64_t version = probe_->data_version();
+    if (list_ && version == version_) return list_;
+    std::int64_t files = probe_->files_version();
+    if (!list_ || files != files_version_) {
+      list_ = FileList::read(store);
+      files_version_ = files;
+    }
+    version_ = version;
   } catch (const graph::StoreError&) {
     probe_.reset();  // watch again next time; read this time
     list_.reset();
     return FileList::read(store);
-  }
-  if (!list_ || version != version_) {
-    list_ = FileList::read(store);
-    version_ = version;
   }
   return list_;
 }

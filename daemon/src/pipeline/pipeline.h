@@ -121,9 +121,10 @@ struct FileList {
 };
 
 // Keeps the file list between queries of a long-lived process (the
-// daemons). It is read again after any commit to the index by any
-// connection, of this process or another (SQLite's data_version, watched
-// on a connection of its own), and when the database file was replaced.
+// daemons). It is read again after any commit to the index that changed
+// the files table, by any connection, of this process or another
+// (SQLite's data_version, watched on a connection of its own, then the
+// index's files_version), and when the database file was replaced.
 class FileListCache {
  public:
   explicit FileListCache(std::filesystem::path root);
@@ -137,7 +138,8 @@ class FileListCache {
   std::filesystem::path root_;
   std::unique_ptr<graph::Store> probe_;     // never reads or writes: only asks data_version
   std::uint64_t device_ = 0, inode_ = 0;    // of the database file the probe opened
-  std::int64_t version_ = 0;
+  std::int64_t version_ = 0;                // data_version when last checked
+  std::int64_t files_version_ = 0;          // the store's files_version when list_ was read
   std::shared_ptr<const FileList> list_;
 };
 

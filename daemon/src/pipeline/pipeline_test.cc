@@ -353,8 +353,9 @@ TEST(Pipeline, TheSecondFileKeepsItsNamedBodyToo) {
   EXPECT_LE(result.tokens_sent, request.max_tokens);
 }
 
-// The daemons keep the file list between queries; any commit to the index,
-// by another connection too, or a new database file makes them read it again.
+// The daemons keep the file list between queries; any commit to the index
+// that changes file rows, by another connection too, or a new database file
+// makes them read it again; a commit of cache rows alone does not.
 TEST(Pipeline, FileListCacheReadsAgainAfterACommit) {
   TempTree tree("pipeline-file-list");
   write_shop(tree);
@@ -374,6 +375,26 @@ TEST(Pipeline, FileListCacheReadsAgainAfterACommit) {
   Result result = run_pipeline(*store, tree.root(), request, &cache);
   ASSERT_FALSE(result.ranking.empty());
   EXPECT_EQ(result.ranking[0].path, "shop/returns.py");
+
+  // The answer's cache rows are a commit too, but no file row changed: the
+  // list is kept.
+  ASSERT_GT(result.pivot_files.size(), 0u);
+  {
+    auto writer = graph::Store::open(tree.root());
+    graph::Batch batch(*writer);
+    graph::CompressedRecord row;
+    row.sha256 = "0123";
+    row.language = "python";
+    row.level = 2;
+    row.compressor = compress::kVersion;
+    batch.put_compressed(row);
+    batch.commit();
+  }
+  EXPECT_EQ(cache.get(*store), second);
+  tree.write("shop/returns.py", "def refund_order(order):\n    return None\n");
+  index_tree(tree);  // the same path, rewritten: its row's size and mtime
+  std::shared_ptr<const FileList> rewritten = cache.get(*store);
+  EXPECT_NE(rewritten, second);
 
   // A new database file (a corrupt one moved aside, the index rebuilt).
   store.reset();
