@@ -628,6 +628,17 @@ fs::path Store::quarantine(const fs::path& root) {
 
 namespace {
 
+// At least the files table's rows, read from its largest rowid (no scan),
+// for the reads of the whole table to reserve once: growing a vector or a
+// map of 40k files by doubling, copying and rehashing was a quarter of
+// indexed_files() on material-ui (78 -> 58 ms here). Removed rows leave
+// gaps below the largest rowid, so after much churn this overshoots: a
+// vector's reserved and unwritten pages are never touched, and it is capped.
+std::size_t file_rows_bound(sqlite3* db) {
+  constexpr std::int64_t kCap = 1 << 22;
+  return static_cast<std::size_t>(std::clamp<std::int64_t>(scalar_query(db, "SELECT max(rowid) FROM files"), 0, kCap));
+}
+
 // Adds the rows of a statement selecting path, size, mtime_ns, hash, skip_reason, indexed_at.
 void read_file_states(Statement& statement, bool hashes, std::unordered_map<std::string, FileState>* states) {
   while (statement.step())
@@ -641,6 +652,7 @@ void read_file_states(Statement& statement, bool hashes, std::unordered_map<std:
 
 std::unordered_map<std::string, FileState> Store::file_states(bool hashes) {
   std::unordered_map<std::string, FileState> states;
+  states.reserve(file_rows_bound(db_));
   Statement& statement = statements_->file_states;
   ResetOnExit reset{statement};
   read_file_states(statement, hashes, &states);
@@ -708,6 +720,7 @@ std::int64_t Store::files_version() { return scalar_query(db_, "SELECT version F
 
 std::vector<IndexedFile> Store::indexed_files() {
   std::vector<IndexedFile> out;
+  out.reserve(file_rows_bound(db_));
   Statement statement(db_, "SELECT path, language, size, mtime_ns FROM files WHERE skip_reason = '' ORDER BY rowid");
   while (statement.step())
     out.push_back({statement.text(0), statement.text(1), static_cast<std::uint64_t>(statement.integer(2)),
