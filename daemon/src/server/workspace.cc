@@ -114,6 +114,10 @@ Workspace::Reader Workspace::read() {
 }
 
 void Workspace::give_back(std::unique_ptr<graph::Store> store, std::uint64_t generation) {
+  // A connection still inside a transaction (a read snapshot whose end
+  // failed) would hand the next request that old state of the index: it
+  // is closed, never pooled.
+  if (!sqlite3_get_autocommit(store->handle())) return;
   std::lock_guard lock(mutex_);
   if (generation == generation_ && idle_.size() < 8) idle_.push_back(std::move(store));
 }

@@ -236,6 +236,28 @@ TEST(Workspace, RebuildStartsOverAndReadersFollow) {
   EXPECT_TRUE(quarantined);
 }
 
+// A pooled read connection never hands a request an old snapshot: one given
+// back inside a transaction is closed, and the next request reads the
+// index as it is now.
+TEST(Workspace, AReaderLeftInATransactionIsNotPooled) {
+  TempTree tree("ws-reader-transaction");
+  tree.write("a.py", "def alpha():\n    pass\n");
+  Workspace workspace(options_for(tree, false));
+  workspace.start();
+  ASSERT_TRUE(workspace.wait_ready(10s));
+  ASSERT_TRUE(workspace.wait_idle(10s));
+  {
+    auto reader = workspace.read();
+    ASSERT_EQ(sqlite3_exec(reader->handle(), "BEGIN", nullptr, nullptr, nullptr), SQLITE_OK);
+    EXPECT_FALSE(reader->symbols({"alpha", "", "", 0}).empty());  // the snapshot starts here
+  }
+  tree.write("b.py", "def beta():\n    pass\n");
+  workspace.files_changed({"b.py"});
+  EXPECT_TRUE(eventually([&] { return has_symbol(workspace, "beta"); }));
+  auto reader = workspace.read();
+  EXPECT_TRUE(sqlite3_get_autocommit(reader->handle()));
+}
+
 // A commit moves HEAD without changing a file in the tree: the daemon
 // reads the history again (what changed with what), as a whole walk does.
 TEST(Workspace, ACommitIsFollowedThoughNoFileChanged) {
