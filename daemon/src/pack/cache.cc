@@ -36,8 +36,14 @@ compress::Compressed to_compressed(graph::CompressedRecord record) {
 
 std::optional<graph::CompressedRecord> CompressionCache::find(const std::string& sha256, lang::Language language,
                                                               compress::Level level) {
-  if (const graph::CompressedRecord* row = kept(sha256, lang::name(language), static_cast<int>(level))) return *row;
-  return store_.compressed(sha256, std::string(lang::name(language)), static_cast<int>(level), compress::kVersion);
+  return lookup(sha256, std::string(lang::name(language)), static_cast<int>(level));
+}
+
+std::optional<graph::CompressedRecord> CompressionCache::lookup(const std::string& sha256, const std::string& language,
+                                                                int level) {
+  for (const graph::CompressedRecord& row : kept_)
+    if (row.sha256 == sha256 && row.language == language && row.level == level) return row;
+  return store_.compressed(sha256, language, level, compress::kVersion);
 }
 
 graph::CompressedRecord CompressionCache::compress(lang::Language language, std::string_view source,
@@ -54,9 +60,7 @@ std::size_t CompressionCache::text_tokens(std::string_view source) {
   if (source.size() < kLeastCachedText) return tokens::count(source);
   std::string sha256 = digest::sha256_hex(source);
   const std::string language(kTextLanguage);
-  if (const graph::CompressedRecord* row = kept(sha256, language, 0)) return static_cast<std::size_t>(row->raw_tokens);
-  if (auto hit = store_.compressed(sha256, language, 0, compress::kVersion))
-    return static_cast<std::size_t>(hit->raw_tokens);
+  if (auto hit = lookup(sha256, language, 0)) return static_cast<std::size_t>(hit->raw_tokens);
   graph::CompressedRecord record;
   record.sha256 = std::move(sha256);
   record.language = language;
@@ -72,13 +76,6 @@ void CompressionCache::keep(graph::CompressedRecord record) {
     kept_.push_back(std::move(record));
   else
     write({record});
-}
-
-const graph::CompressedRecord* CompressionCache::kept(const std::string& sha256, std::string_view language,
-                                                      int level) const {
-  for (const graph::CompressedRecord& row : kept_)
-    if (row.sha256 == sha256 && row.language == language && row.level == level) return &row;
-  return nullptr;
 }
 
 bool CompressionCache::flush() {

@@ -71,7 +71,8 @@ class CompressionCache {
 
  private:
   void keep(graph::CompressedRecord record);
-  const graph::CompressedRecord* kept(const std::string& sha256, std::string_view language, int level) const;
+  // A deferred row, else the table's (this compressor version's).
+  std::optional<graph::CompressedRecord> lookup(const std::string& sha256, const std::string& language, int level);
   graph::Store& store_;
   std::filesystem::path root_;
   bool deferred_ = false;

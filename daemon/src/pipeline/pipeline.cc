@@ -1430,8 +1430,10 @@ Result answer(graph::Store& store, const fs::path& root, const Request& request,
   if (stale_count) {
     stale_count->help();
     stale.get();
+    result.stale_files = stale_count->count();
+  } else {
+    result.stale_files = *request.stale_files;
   }
-  result.stale_files = request.stale_files ? *request.stale_files : stale_count->count();
   result.search_ms = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
   if (request.cancelled && request.cancelled()) throw Cancelled();
 

@@ -456,20 +456,27 @@ bool looks_binary(std::string_view head) {
   return n != 0 && std::memchr(head.data(), '\0', n) != nullptr;
 }
 
-std::optional<Stamp> stamp_of(const std::string& path) {
+namespace {
+
+// The stamp of `name` in the folder open on `folder` (AT_FDCWD: `name` is a
+// path), never through a final symlink.
+std::optional<Stamp> stamp_at(int folder, const char* name) {
   struct stat st {};
-  if (::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  if (::fstatat(folder, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
   return Stamp{static_cast<std::uint64_t>(st.st_size), mtime_ns_of(st)};
 }
+
+}  // namespace
+
+std::optional<Stamp> stamp_of(const std::string& path) { return stamp_at(AT_FDCWD, path.c_str()); }
 
 StaleCount::StaleCount(std::filesystem::path root, std::size_t files, std::function<File(std::size_t)> file_at)
     : root_(std::move(root)), files_(files), file_at_(std::move(file_at)) {}
 
 void StaleCount::help() {
   constexpr std::size_t kRun = 256;  // files per claim: few atomics, and runs share folders
-  int folder = -1;                   // open on `folder_path` (-1: none, or it could not be opened)
-  std::string folder_path;
-  bool have_folder = false;
+  int folder = -1;                   // open on `folder_path` (-1 when it could not be opened)
+  std::optional<std::string> folder_path;  // none before the first file
   std::string name;
   for (;;) {
     std::size_t begin = next_.fetch_add(kRun);
@@ -479,18 +486,14 @@ void StaleCount::help() {
       File file = file_at_(i);
       std::size_t slash = file.path.rfind('/');
       std::string_view dir = slash == std::string_view::npos ? std::string_view() : file.path.substr(0, slash);
-      if (!have_folder || dir != folder_path) {
+      if (!folder_path || dir != *folder_path) {
         if (folder >= 0) ::close(folder);
-        folder_path.assign(dir);
-        folder = ::open((dir.empty() ? root_ : root_ / folder_path).c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
-        have_folder = true;
+        folder_path.emplace(dir);
+        folder = ::open((root_ / *folder_path).c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
       }
-      name.assign(slash == std::string_view::npos ? file.path : file.path.substr(slash + 1));
-      struct stat st {};
-      bool same = folder >= 0 && ::fstatat(folder, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-                  S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) == file.stamp.size &&
-                  mtime_ns_of(st) == file.stamp.mtime_ns;
-      stale += !same;
+      name.assign(file.path.substr(slash + 1));  // npos + 1 == 0: the whole path
+      std::optional<Stamp> now = folder >= 0 ? stamp_at(folder, name.c_str()) : std::nullopt;
+      stale += now != file.stamp;
     }
     stale_ += stale;
   }

@@ -125,6 +125,7 @@ std::int64_t mtime_ns_of(const struct stat& st);
 struct Stamp {
   std::uint64_t size = 0;
   std::int64_t mtime_ns = 0;
+  bool operator==(const Stamp&) const = default;
 };
 // The stamp of `path` without following a final symlink; nullopt when it is
 // absent or not a regular file.
