@@ -150,6 +150,13 @@ CREATE INDEX history_path ON history(path);
 CREATE TABLE files_version (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL);
 INSERT INTO files_version VALUES (1, 0);
 )sql",
+    // 7 -> 8: the paths each of the last commits that moved files_version
+    // wrote, touched or removed ('' for a commit of too many to list): a
+    // daemon's file list takes in an edit's few rows instead of reading
+    // every row again (Store::files_changed).
+    R"sql(
+CREATE TABLE files_changes (version INTEGER NOT NULL, path TEXT NOT NULL, PRIMARY KEY (version, path)) WITHOUT ROWID;
+)sql",
 };
 constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);
 static_assert(kMigrationCount == kSchemaVersion);
@@ -718,13 +725,39 @@ std::int64_t Store::data_version() { return scalar_query(db_, "PRAGMA data_versi
 
 std::int64_t Store::files_version() { return scalar_query(db_, "SELECT version FROM files_version"); }
 
+std::optional<std::vector<std::string>> Store::files_changed(std::int64_t after, std::int64_t upto) {
+  if (after >= upto) return std::vector<std::string>();
+  // Every commit in the range must still be logged (the log keeps the last
+  // kFilesChangesKept; an index older than schema 8 logged none), and none
+  // may have changed too many files to list.
+  Statement statement(db_, "SELECT version, path FROM files_changes WHERE version > ?1 AND version <= ?2 ORDER BY version");
+  statement.bind(1, after).bind(2, upto);
+  std::vector<std::string> paths;
+  std::int64_t versions = 0, last = after;
+  while (statement.step()) {
+    std::int64_t version = statement.integer(0);
+    if (version != last) {
+      ++versions;
+      last = version;
+    }
+    std::string path = statement.text(1);
+    if (path.empty()) return std::nullopt;
+    paths.push_back(std::move(path));
+  }
+  if (versions != upto - after) return std::nullopt;
+  std::sort(paths.begin(), paths.end());
+  paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
+  return paths;
+}
+
 std::vector<IndexedFile> Store::indexed_files() {
   std::vector<IndexedFile> out;
   out.reserve(file_rows_bound(db_));
-  Statement statement(db_, "SELECT path, language, size, mtime_ns FROM files WHERE skip_reason = '' ORDER BY rowid");
+  Statement statement(db_,
+                      "SELECT path, language, size, mtime_ns, rowid FROM files WHERE skip_reason = '' ORDER BY rowid");
   while (statement.step())
     out.push_back({statement.text(0), statement.text(1), static_cast<std::uint64_t>(statement.integer(2)),
-                   statement.integer(3)});
+                   statement.integer(3), statement.integer(4)});
   return out;
 }
 
@@ -1184,7 +1217,7 @@ void Batch::collect_names(const std::string& path) {
 void Batch::put_file(const FileRecord& file, const std::vector<NodeRecord>& nodes, std::string_view text,
                      const std::vector<RefRecord>& refs) {
   auto& s = *store_.statements_;
-  files_changed_ = true;
+  file_changed(file.path);
   // What other files' references can depend on: the file's definitions
   // (ids, kinds, nesting, export) and the imports, bases and typed variables
   // it declares. When an edit leaves these as they were (a body, a comment),
@@ -1293,7 +1326,7 @@ void Batch::put_file(const FileRecord& file, const std::vector<NodeRecord>& node
 }
 
 void Batch::touch_file(const std::string& path, std::int64_t mtime_ns, std::int64_t indexed_at) {
-  files_changed_ = true;
+  file_changed(path);
   store_.statements_->touch_file.bind(1, path).bind(2, mtime_ns).bind(3, mtime_ns / 1000000000).bind(4, indexed_at).run();
 }
 
@@ -1301,9 +1334,20 @@ void Batch::remove_file(const std::string& path) {
   collect_names(path);
   if (clear_file(path)) {
     store_.statements_->delete_file.bind(1, path).run();
-    files_changed_ = true;
+    file_changed(path);
     files_added_or_removed_.push_back(path);
   }
+}
+
+void Batch::file_changed(const std::string& path) {
+  files_changed_ = true;
+  if (too_many_changed_) return;
+  if (changed_files_.size() == kFilesChangesListed) {
+    too_many_changed_ = true;  // the readers read every row again
+    changed_files_ = {};
+    return;
+  }
+  changed_files_.push_back(path);
 }
 
 void Batch::mark_imports_pending() { store_.statements_->mark_imports.run(); }
@@ -1561,7 +1605,18 @@ void Batch::commit() {
   }
   changed_names_.clear();
   files_added_or_removed_.clear();
-  if (files_changed_) exec(store_.db_, "UPDATE files_version SET version = version + 1");
+  if (files_changed_) {
+    // files_version moves, and the log says which rows it moved for.
+    exec(store_.db_, "UPDATE files_version SET version = version + 1");
+    std::int64_t version = scalar_query(store_.db_, "SELECT version FROM files_version");
+    Statement log(store_.db_, "INSERT OR IGNORE INTO files_changes (version, path) VALUES (?1, ?2)");
+    if (too_many_changed_) changed_files_.assign(1, std::string());
+    for (const std::string& path : changed_files_) {
+      log.bind(1, version).bind(2, path).run();
+    }
+    Statement prune(store_.db_, "DELETE FROM files_changes WHERE version <= ?1");
+    prune.bind(1, version - kFilesChangesKept).run();
+  }
   store_.statements_->commit.run();
   done_ = true;
 }

@@ -28,7 +28,7 @@
 
 namespace comp::graph {
 
-inline constexpr int kSchemaVersion = 7;
+inline constexpr int kSchemaVersion = 8;
 
 class StoreError : public std::runtime_error {
  public:
@@ -71,6 +71,7 @@ struct IndexedFile {
   std::string language;
   std::uint64_t size = 0;
   std::int64_t mtime_ns = 0;
+  std::int64_t row = 0;  // the row's rowid (0 when not read from the index)
 };
 
 struct NodeRecord {
@@ -234,13 +235,21 @@ class Batch {
   void replace_history(const std::string& head, const std::vector<std::vector<std::string>>& commits);
   void commit();
 
+  // files_changed's log: the paths of at most this many files per commit
+  // (more: the commit is logged as too many), for the last this many commits.
+  static constexpr std::size_t kFilesChangesListed = 1000;
+  static constexpr std::int64_t kFilesChangesKept = 64;
+
  private:
   bool clear_file(const std::string& path);
+  void file_changed(const std::string& path);
   void collect_names(const std::string& path);
   std::vector<std::string> interface_of(const std::string& path);
   Store& store_;
   bool done_ = false;
   bool files_changed_ = false;  // a file row written, touched or removed: commit bumps files_version
+  std::vector<std::string> changed_files_;  // those rows' paths, until there are too many
+  bool too_many_changed_ = false;
   // Files added or removed: the imports that led to them or mention their
   // stem or folder are re-resolved at commit.
   std::vector<std::string> files_added_or_removed_;
@@ -306,6 +315,11 @@ class Store {
   // A count of the commits that wrote, touched or removed a file row
   // (Batch::commit bumps it): when it is the same, indexed_files() is too.
   std::int64_t files_version();
+  // The paths whose rows the commits that moved files_version from `after`
+  // to `upto` wrote, touched or removed (sorted, once each); nullopt when
+  // the index cannot say: a commit of more than Batch::kFilesChangesListed
+  // files, or one older than the last Batch::kFilesChangesKept.
+  std::optional<std::vector<std::string>> files_changed(std::int64_t after, std::int64_t upto);
   // A digest of the indexed files' paths and languages, and of the content
   // hashes of those `with_content` names: it changes when one of these does,
   // whichever process wrote the index (a scan of the file rows, without

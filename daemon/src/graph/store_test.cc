@@ -515,13 +515,13 @@ TEST_F(StoreTest, AVersion2IndexGainsTheCacheAndKeepsItsFiles) {
     batch.commit();
   }
   // What comP before the cache left: no `compressed` table (nor the later
-  // index of imports by target, churn count, history and files version),
-  // user_version 2.
+  // index of imports by target, churn count, history, files version and its
+  // log), user_version 2.
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open((root_ / ".comp" / "graph.db").c_str(), &db), SQLITE_OK);
   ASSERT_EQ(sqlite3_exec(db, "DROP TABLE compressed; DROP INDEX refs_import_target; DROP TABLE full_text_churn; "
                               "DROP TABLE history_head; DROP TABLE history_commits; DROP TABLE history; "
-                              "DROP TABLE files_version; PRAGMA user_version = 2", nullptr, nullptr, nullptr), SQLITE_OK);
+                              "DROP TABLE files_version; DROP TABLE files_changes; PRAGMA user_version = 2", nullptr, nullptr, nullptr), SQLITE_OK);
   sqlite3_close(db);
   auto store = Store::open(root_);
   EXPECT_EQ(store->schema_version(), kSchemaVersion);
@@ -554,7 +554,62 @@ TEST_F(StoreTest, AVersion2IndexGainsTheCacheAndKeepsItsFiles) {
     batch.commit();
   }
   EXPECT_EQ(store->files_version(), files + 1);
+  // The log began with the migration: the commit after it is listed, the
+  // ones before it are not.
+  EXPECT_EQ(store->files_changed(files, files + 1), std::vector<std::string>{"a.py"});
+  EXPECT_FALSE(store->files_changed(files - 1, files + 1));
   EXPECT_EQ(store->integrity_check(), "ok");
+}
+
+TEST_F(StoreTest, FilesChangedListsThePathsOfTheCommitsBetweenTwoVersions) {
+  auto store = Store::open(root_);
+  auto committed = [&](const std::function<void(Batch&)>& write) {
+    Batch batch(*store);
+    write(batch);
+    batch.commit();
+    return store->files_version();
+  };
+  std::int64_t start = store->files_version();
+  std::int64_t one = committed([](Batch& b) {
+    b.put_file(file_record("a.py", "h1"), {}, "alpha");
+    b.put_file(file_record("b.py", "h2"), {}, "beta");
+  });
+  std::int64_t two = committed([](Batch& b) { b.touch_file("a.py", 5, 6); });
+  std::int64_t none = committed([](Batch& b) { b.put_compressed(compressed_record("h1", 1)); });
+  std::int64_t three = committed([](Batch& b) {
+    b.remove_file("b.py");
+    b.put_file(file_record("c.py", "h3"), {}, "gamma");
+    b.touch_file("c.py", 7, 8);  // twice in one commit: listed once
+  });
+  EXPECT_EQ(none, two) << "a commit that changed no file row is not a version";
+  using Paths = std::vector<std::string>;
+  EXPECT_EQ(store->files_changed(start, one), (Paths{"a.py", "b.py"}));
+  EXPECT_EQ(store->files_changed(one, two), (Paths{"a.py"}));
+  EXPECT_EQ(store->files_changed(one, three), (Paths{"a.py", "b.py", "c.py"}));
+  EXPECT_EQ(store->files_changed(start, three), (Paths{"a.py", "b.py", "c.py"}));
+  EXPECT_EQ(store->files_changed(three, three), Paths{});
+  EXPECT_FALSE(store->files_changed(start - 1, three)) << "a commit the log never held";
+  EXPECT_FALSE(store->files_changed(three, three + 1)) << "a commit not made yet";
+
+  // A commit of more files than the log lists: readers must read every row.
+  std::int64_t many = committed([](Batch& b) {
+    for (std::size_t i = 0; i <= Batch::kFilesChangesListed; ++i)
+      b.touch_file("f" + std::to_string(i) + ".py", 1, 1);
+  });
+  EXPECT_EQ(many, three + 1);
+  EXPECT_FALSE(store->files_changed(three, many));
+  std::int64_t after = committed([](Batch& b) { b.touch_file("a.py", 9, 9); });
+  EXPECT_EQ(store->files_changed(many, after), Paths{"a.py"});
+
+  // The log keeps the last kFilesChangesKept commits.
+  std::int64_t last = after;
+  for (std::int64_t i = 0; i < Batch::kFilesChangesKept; ++i)
+    last = committed([i](Batch& b) { b.touch_file("a.py", 10 + i, 10 + i); });
+  EXPECT_FALSE(store->files_changed(after - 1, last));
+  EXPECT_EQ(store->files_changed(last - Batch::kFilesChangesKept, last), Paths{"a.py"});
+  auto other = Store::open(root_);  // another connection reads the same log
+  EXPECT_EQ(other->files_changed(one, two), std::nullopt) << "pruned";
+  EXPECT_EQ(other->files_changed(last - 1, last), Paths{"a.py"});
 }
 
 }  // namespace

@@ -315,7 +315,7 @@ std::vector<graph::IndexedFile> indexed_files_of(std::unordered_map<std::string,
   files.reserve(rows.size());
   for (Node& node : rows) {
     graph::FileState& state = node.mapped();
-    files.push_back({std::move(node.key()), std::move(state.language), state.size, state.mtime_ns});
+    files.push_back({std::move(node.key()), std::move(state.language), state.size, state.mtime_ns, state.row});
   }
   return files;
 }

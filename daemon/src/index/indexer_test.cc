@@ -73,7 +73,7 @@ TEST(Indexer, AnUnchangedRefreshHandsOverTheIndexedFiles) {
     std::vector<std::string> rows;
     for (const graph::IndexedFile& file : files)
       rows.push_back(file.path + "|" + file.language + "|" + std::to_string(file.size) + "|" +
-                     std::to_string(file.mtime_ns));
+                     std::to_string(file.mtime_ns) + "|" + std::to_string(file.row));
     return rows;
   };
   IndexOptions refresh;

@@ -900,9 +900,9 @@ std::string page_outline(std::string_view text, const std::vector<std::string>& 
   return outline_lines(lines, std::move(picked), limit, tokens_out);
 }
 
-std::shared_ptr<const FileList> FileList::read(graph::Store& store) { return of(store.indexed_files()); }
+std::shared_ptr<FileList> FileList::read(graph::Store& store) { return of(store.indexed_files()); }
 
-std::shared_ptr<const FileList> FileList::of(std::vector<graph::IndexedFile> files) {
+std::shared_ptr<FileList> FileList::of(std::vector<graph::IndexedFile> files) {
   auto list = std::make_shared<FileList>();
   list->files = std::move(files);
   list->by_path.reserve(list->files.size());
@@ -919,47 +919,105 @@ const std::vector<const graph::IndexedFile*>& FileList::named(std::string_view b
   return found == by_base_.end() ? kNone : found->second;
 }
 
+std::shared_ptr<FileList> FileList::patched(std::shared_ptr<FileList> list, graph::Store& store,
+                                           const std::vector<std::string>& changed) {
+  // The changed rows now (with the files under a changed path, were it a
+  // folder now); a row not there was removed, a skipped one leaves the list.
+  std::unordered_map<std::string, graph::FileState> now = store.file_states(changed, /*hashes=*/false);
+  const std::unordered_set<std::string_view> listed(changed.begin(), changed.end());
+  auto indexed_now = [&](const std::string& path) {
+    auto found = now.find(path);
+    return found != now.end() && found->second.skip_reason.empty() ? &found->second : nullptr;
+  };
+  // An edit: files of the list rewritten, each still indexed in its row.
+  // When nothing else holds the list, their sizes, times and languages are
+  // updated where they are, and the lookups stay as they were.
+  auto in_place = [&] {
+    if (list.use_count() != 1) return false;
+    for (const auto& [path, state] : now)
+      if (!listed.count(path)) return false;  // a file under a path that was one
+    for (const std::string& path : changed) {
+      auto found = list->by_path.find(path);
+      const graph::FileState* state = indexed_now(path);
+      if ((found == list->by_path.end()) != (state == nullptr)) return false;  // added or removed
+      if (state && found->second->row != state->row) return false;
+    }
+    return true;
+  };
+  if (in_place()) {
+    for (const std::string& path : changed) {
+      const graph::FileState* state = indexed_now(path);
+      if (!state) continue;
+      graph::IndexedFile& file = list->files[list->by_path.at(path) - list->files.data()];
+      file.language = state->language;
+      file.size = state->size;
+      file.mtime_ns = state->mtime_ns;
+    }
+    return list;
+  }
+  std::vector<graph::IndexedFile> fresh;
+  for (auto& [path, state] : now)
+    if (state.skip_reason.empty())
+      fresh.push_back({path, std::move(state.language), state.size, state.mtime_ns, state.row});
+  std::sort(fresh.begin(), fresh.end(), [](const auto& a, const auto& b) { return a.row < b.row; });
+  auto replaced = [&](const std::string& path) { return listed.count(path) || now.count(path); };
+  std::vector<graph::IndexedFile> merged;
+  merged.reserve(list->files.size() + fresh.size());
+  auto next = fresh.begin();
+  for (const graph::IndexedFile& file : list->files) {
+    if (replaced(file.path)) continue;
+    for (; next != fresh.end() && next->row < file.row; ++next) merged.push_back(std::move(*next));
+    merged.push_back(file);
+  }
+  for (; next != fresh.end(); ++next) merged.push_back(std::move(*next));
+  return of(std::move(merged));
+}
+
 FileListCache::FileListCache(fs::path root) : root_(std::move(root)) {}
 FileListCache::~FileListCache() = default;
 
+std::size_t FileListCache::whole_reads() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return whole_reads_;
+}
+
 std::shared_ptr<const FileList> FileListCache::get(graph::Store& store) {
   std::lock_guard<std::mutex> lock(mutex_);
-  struct stat info {};
-  bool exists = ::stat(graph::Store::database_path(root_).c_str(), &info) == 0;
-  if (!exists || !probe_ || info.st_dev != device_ || info.st_ino != inode_) {
-    // First use, or the database was replaced: watch the file there now.
-    probe_.reset();
-    list_.reset();
-    if (exists) {
-      try {
-        probe_ = graph::Store::open_existing(root_);
-        device_ = info.st_dev;
-        inode_ = info.st_ino;
-      } catch (const graph::StoreError&) {
-        // No probe: the list is read on every call until one opens.
-      }
-    }
-  }
-  if (!probe_) return FileList::read(store);  // nothing to watch with: read every time
-  // Read the versions first: a commit after them makes the next call read
-  // again. data_version moves with any commit (no read: the connection's
-  // own count); then files_version (a row) says whether one changed files.
-  // Most commits between two queries are the first query's cache rows.
-  try {
-    std::int64_t version = probe_->data_version();
-    if (list_ && version == version_) return list_;
-    std::int64_t files = probe_->files_version();
-    if (!list_ || files != files_version_) {
-      list_ = FileList::read(store);
-      files_version_ = files;
-    }
-    version_ = version;
-  } catch (const graph::StoreError&) {
-    probe_.reset();  // watch again next time; read this time
-    list_.reset();
+  auto read_whole = [&] {
+    ++whole_reads_;
     return FileList::read(store);
+  };
+  // A database file replaced (a rebuild, a restore) counts its versions
+  // afresh: the list kept is not of it.
+  struct stat info {};
+  if (::stat(graph::Store::database_path(root_).c_str(), &info) != 0) {
+    list_.reset();
+    return read_whole();
   }
-  return list_;
+  if (info.st_dev != device_ || info.st_ino != inode_) {
+    list_.reset();
+    device_ = info.st_dev;
+    inode_ = info.st_ino;
+  }
+  try {
+    // The version of the caller's snapshot, so the list returned is of it.
+    std::int64_t version = store.files_version();
+    if (list_ && version == files_version_) return list_;
+    // A snapshot older than the list kept (another request's, begun before
+    // a commit): its own list, the kept one stays.
+    if (list_ && version < files_version_) return read_whole();
+    // A few rows are looked up one by one; more (a checkout, a run in
+    // several commits) are read whole.
+    std::optional<std::vector<std::string>> changed;
+    if (list_) changed = store.files_changed(files_version_, version);
+    if (changed && changed->size() > graph::Batch::kFilesChangesListed) changed.reset();
+    list_ = changed ? FileList::patched(std::move(list_), store, *changed) : read_whole();
+    files_version_ = version;
+    return list_;
+  } catch (const graph::StoreError&) {
+    list_.reset();  // read whole again next time
+    return read_whole();
+  }
 }
 
 namespace {

@@ -105,10 +105,17 @@ struct Cancelled : std::runtime_error {
 // table (on a 40,000-file tree 50-100 ms), unless a refresh just read it
 // (Request::files).
 struct FileList {
-  std::vector<graph::IndexedFile> files;
+  std::vector<graph::IndexedFile> files;  // in the order of their rows (rowid)
   std::unordered_map<std::string_view, const graph::IndexedFile*> by_path;  // views into `files`
-  static std::shared_ptr<const FileList> read(graph::Store& store);
-  static std::shared_ptr<const FileList> of(std::vector<graph::IndexedFile> files);
+  static std::shared_ptr<FileList> read(graph::Store& store);
+  static std::shared_ptr<FileList> of(std::vector<graph::IndexedFile> files);
+  // `list` after commits that wrote, touched or removed the rows of
+  // `changed` (Store::files_changed): those rows as `store` reads them now,
+  // the rest as they were, in rowid order; what read() would give, without
+  // reading every row. When only listed files were rewritten and nothing
+  // else holds `list`, it is `list` updated in place; else a new list.
+  static std::shared_ptr<FileList> patched(std::shared_ptr<FileList> list, graph::Store& store,
+                                           const std::vector<std::string>& changed);
   // The files named `base` (the path's last component), in `files` order:
   // every file a mentioned path, trace frame or module can be. Built on
   // first use (thread-safe), so that a task naming thousands of paths
@@ -121,26 +128,29 @@ struct FileList {
 };
 
 // Keeps the file list between queries of a long-lived process (the
-// daemons). It is read again after any commit to the index that changed
-// the files table, by any connection, of this process or another
-// (SQLite's data_version, watched on a connection of its own, then the
-// index's files_version), and when the database file was replaced.
+// daemons). Each call compares the index's files_version, as the caller's
+// connection reads it, with the kept list's: the same, the list is
+// returned as it is; moved by commits that logged the rows they changed
+// (an edit's index run, by this process or another), it is patched with
+// those rows; else (many files changed, the database file replaced) read
+// again whole.
 class FileListCache {
  public:
   explicit FileListCache(std::filesystem::path root);
   ~FileListCache();
-  // The list as `store` reads it now, or the kept one when nothing was
-  // committed since it was read. Thread-safe.
+  // The list as `store` reads it now (call it inside the caller's read
+  // snapshot, graph::ReadSnapshot, for a list of that snapshot). Thread-safe.
   std::shared_ptr<const FileList> get(graph::Store& store);
+  // How many times get() read every row (for tests).
+  std::size_t whole_reads() const;
 
  private:
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::filesystem::path root_;
-  std::unique_ptr<graph::Store> probe_;     // never reads or writes: only asks data_version
-  std::uint64_t device_ = 0, inode_ = 0;    // of the database file the probe opened
-  std::int64_t version_ = 0;                // data_version when last checked
-  std::int64_t files_version_ = 0;          // the store's files_version when list_ was read
-  std::shared_ptr<const FileList> list_;
+  std::uint64_t device_ = 0, inode_ = 0;  // of the database file the list was read from
+  std::int64_t files_version_ = 0;        // the index's files_version of list_
+  std::shared_ptr<FileList> list_;        // callers get it const: only patched() changes it, when they let go
+  std::size_t whole_reads_ = 0;
 };
 
 // `file_lists`, when given, keeps the file list between calls.

@@ -2,6 +2,7 @@
 
 #include <functional>
 #include <set>
+#include <tuple>
 
 #include <gtest/gtest.h>
 
@@ -403,6 +404,108 @@ TEST(Pipeline, FileListCacheReadsAgainAfterACommit) {
   store = indexed(tree);
   std::shared_ptr<const FileList> third = cache.get(*store);
   EXPECT_TRUE(third->by_path.count("shop/exchange.py"));
+}
+
+// After an edit's index run the kept list takes in the rows that run
+// changed (Store::files_changed) rather than reading every row: the same
+// list as a whole read, in the same order. A run of too many files, or
+// a list of another database file, is read whole.
+TEST(Pipeline, FileListCacheTakesInTheRowsACommitChanged) {
+  TempTree tree("pipeline-file-list-patch");
+  write_shop(tree);
+  auto store = indexed(tree);
+  FileListCache cache(tree.root());
+  auto rows = [](const FileList& list) {
+    std::vector<std::tuple<std::string, std::string, std::uint64_t, std::int64_t, std::int64_t>> out;
+    for (const graph::IndexedFile& file : list.files)
+      out.emplace_back(file.path, file.language, file.size, file.mtime_ns, file.row);
+    return out;
+  };
+  auto same_as_a_whole_read = [&](const FileList& list) {
+    graph::ReadSnapshot snapshot(*store);
+    std::shared_ptr<const FileList> whole = FileList::read(*store);
+    EXPECT_EQ(rows(list), rows(*whole));
+    EXPECT_EQ(list.by_path.size(), list.files.size());
+    for (const graph::IndexedFile& file : list.files) EXPECT_EQ(list.by_path.at(file.path), &file);
+  };
+  auto get = [&] {
+    graph::ReadSnapshot snapshot(*store);
+    return cache.get(*store);
+  };
+  std::shared_ptr<const FileList> first = get();
+  EXPECT_EQ(cache.whole_reads(), 1u);
+  ASSERT_GE(first->files.size(), 3u);
+
+  // Each edit as an agent makes them, each followed by the daemon's index run.
+  const std::vector<std::function<void()>> edits = {
+      [&] { tree.write("shop/returns.py", "def refund_order(order):\n    return order\n"); },  // a new file
+      [&] { tree.write("shop/returns.py", "def refund_order(order):\n    return None  # longer\n"); },
+      [&] { tree.remove(first->files[0].path); },                                        // the first row goes
+      [&] { tree.write("shop/blob.py", std::string("binary\0data", 11)); },             // indexed as skipped
+      [&] {                                                                              // a file and a folder
+        tree.remove("shop/returns.py");
+        tree.write("shop/returns.py/__init__.py", "def refund_all():\n    pass\n");
+        tree.write("notes.md", "# Refunds\n");
+      },
+      [&] { tree.write(first->files[0].path, "def back_again():\n    pass\n"); },   // the first path, a new row
+  };
+  std::shared_ptr<const FileList> kept = first;
+  for (std::size_t i = 0; i < edits.size(); ++i) {
+    SCOPED_TRACE("edit " + std::to_string(i));
+    edits[i]();
+    index_tree(tree);  // the indexer's own connection commits
+    std::shared_ptr<const FileList> now = get();
+    EXPECT_NE(now, kept);
+    same_as_a_whole_read(*now);
+    EXPECT_EQ(cache.whole_reads(), 1u) << "taken in, not read whole";
+    kept = now;
+  }
+  EXPECT_TRUE(kept->by_path.count("shop/returns.py/__init__.py"));
+  EXPECT_FALSE(kept->by_path.count("shop/returns.py"));
+  EXPECT_FALSE(kept->by_path.count("shop/blob.py"));
+
+  // Several runs between two queries.
+  tree.write("shop/one.py", "ONE = 1\n");
+  index_tree(tree);
+  tree.write("shop/two.py", "TWO = 2\n");
+  index_tree(tree);
+  tree.remove("shop/one.py");
+  index_tree(tree);
+  std::shared_ptr<const FileList> several = get();
+  same_as_a_whole_read(*several);
+  EXPECT_EQ(cache.whole_reads(), 1u);
+
+  // An edit of a listed file while no query holds the list: updated where
+  // it is. While one does (a query still running), it gets a new list and
+  // the one held stays as it was.
+  const FileList* where = several.get();
+  const std::string edited = "shop/two.py";
+  const std::uint64_t size_before = several->by_path.at(edited)->size;
+  several.reset();
+  tree.write(edited, "TWO = 2  # and a longer line\n");
+  index_tree(tree);
+  std::shared_ptr<const FileList> updated = get();
+  EXPECT_EQ(updated.get(), where);
+  EXPECT_NE(updated->by_path.at(edited)->size, size_before);
+  same_as_a_whole_read(*updated);
+  tree.write(edited, "TWO = 22\n");
+  index_tree(tree);
+  std::shared_ptr<const FileList> copied = get();
+  EXPECT_NE(copied.get(), updated.get());
+  same_as_a_whole_read(*copied);
+  EXPECT_NE(updated->by_path.at(edited)->size, copied->by_path.at(edited)->size) << "the held list stays";
+  EXPECT_EQ(cache.whole_reads(), 1u);
+  updated.reset();
+
+  // A run of more files than the index's log lists is read whole.
+  for (std::size_t i = 0; i <= graph::Batch::kFilesChangesListed; ++i)
+    tree.write("many/m" + std::to_string(i) + ".py", "X = " + std::to_string(i) + "\n");
+  index_tree(tree);
+  std::shared_ptr<const FileList> many = get();
+  same_as_a_whole_read(*many);
+  EXPECT_EQ(cache.whole_reads(), 2u);
+  EXPECT_EQ(get(), many) << "nothing committed since";
+  EXPECT_EQ(cache.whole_reads(), 2u);
 }
 
 TEST(Pipeline, FreshnessCountsFilesChangedSinceIndexed) {

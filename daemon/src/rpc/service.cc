@@ -186,7 +186,11 @@ void Service::refresh_session_memory() {
 void Service::warm_up() {
   try {
     auto reader = workspace_.read();
-    std::shared_ptr<const pipeline::FileList> list = file_lists_.get(reader.store());
+    std::shared_ptr<const pipeline::FileList> list;
+    {
+      graph::ReadSnapshot snapshot(reader.store());  // the list and its version of one state
+      list = file_lists_.get(reader.store());
+    }
     std::map<std::string_view, std::size_t> by_language;
     for (const graph::IndexedFile& file : list->files)
       if (!file.language.empty()) ++by_language[file.language];
