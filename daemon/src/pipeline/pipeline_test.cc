@@ -870,6 +870,67 @@ TEST(Pipeline, AdjacentWordsNameAFolder) {
   EXPECT_NE(std::find(why.begin(), why.end(), "title name invokelocal"), why.end());  // the title says it
 }
 
+// "transactional messages": two words of the title that begin a family of
+// file names (TransactionalMessageBridge.java, ...; snake_case too), where
+// no file bears the compound alone. A test of the family is not lifted.
+TEST(Pipeline, AdjacentTitleWordsBeginAFamilyOfNames) {
+  TempTree tree("pipeline-family");
+  tree.write("common/BrokerConfig.java",
+             "package common;\n// Broker settings: slave acting master mode, escaping of messages, transactional checks.\n"
+             "public class BrokerConfig {\n  private boolean enableSlaveActingMaster = false;\n"
+             "  private boolean enableEscaping = true;\n  private long transactionalCheckInterval = 60000;\n"
+             "  private int maxMessages = 32;\n  public boolean isSlaveActingMasterMode() { return enableSlaveActingMaster; }\n"
+             "  public boolean supportEscaping() { return enableEscaping; }\n}\n");
+  tree.write("broker/transaction/queue/TransactionalMessageBridge.java",
+             "package broker.transaction.queue;\npublic class TransactionalMessageBridge {\n"
+             "  public boolean putHalfMessage(Object inner) { return store(inner); }\n"
+             "  private boolean store(Object inner) { return inner != null; }\n}\n");
+  tree.write("broker/transaction/queue/TransactionalMessageUtil.java",
+             "package broker.transaction.queue;\npublic class TransactionalMessageUtil {\n"
+             "  public static String buildOpTopic() { return \"RMQ_SYS_TRANS_OP_HALF_TOPIC\"; }\n}\n");
+  tree.write("broker/transaction/queue/TransactionalMessageBridgeTest.java",
+             "package broker.transaction.queue;\npublic class TransactionalMessageBridgeTest {\n"
+             "  public void testPutHalfMessage() {}\n}\n");
+  tree.write("tools/transactional_message_stats.py", "def count_half(messages):\n    return len(messages)\n");
+  // Files that say the title's words, none of them its subject.
+  tree.write("store/MessageStore.java",
+             "package store;\n// Stores messages; a slave store follows the master.\npublic class MessageStore {\n"
+             "  public int putMessages(Object messages) { return 0; }\n  public boolean isSlaveMode() { return false; }\n}\n");
+  tree.write("broker/slave/SlaveSynchronize.java",
+             "package broker.slave;\n// A slave acting as master syncs its messages.\npublic class SlaveSynchronize {\n"
+             "  public void syncAll(String masterAddr) {}\n  public boolean actingMaster() { return true; }\n}\n");
+  tree.write("broker/processor/EndTransactionProcessor.java",
+             "package broker.processor;\n// Ends transactional half messages: commit or rollback on the master.\n"
+             "public class EndTransactionProcessor {\n  public Object processRequest(Object request) { return request; }\n}\n");
+  tree.write("client/Producer.java",
+             "package client;\n// Sends messages, with support for transactional messages.\npublic class Producer {\n"
+             "  public void send(Object message) {}\n  public void sendInTransaction(Object message) {}\n}\n");
+  auto store = indexed(tree);
+  Result result = ask(*store, tree,
+                      "Support escaping transactional messages in slave-acting-master mode\n"
+                      "If a slave node is acting as master, half messages should escape to an available master.");
+  const std::string evidence = "title names begin transactionalmessages";
+  auto has_evidence = [&](const std::string& path) {
+    std::vector<std::string> why = why_of(result, path);
+    return std::find(why.begin(), why.end(), evidence) != why.end();
+  };
+  for (const std::string& member :
+       {"broker/transaction/queue/TransactionalMessageBridge.java", "broker/transaction/queue/TransactionalMessageUtil.java",
+        "tools/transactional_message_stats.py"})
+    EXPECT_TRUE(has_evidence(member)) << member;
+  EXPECT_FALSE(has_evidence("broker/transaction/queue/TransactionalMessageBridgeTest.java"));
+  // Above a file that says "transactional messages" in passing; the
+  // settings file that says every word of the title stays first.
+  EXPECT_EQ(rank_of(result, "common/BrokerConfig.java"), 1u);
+  const std::size_t producer = rank_of(result, "client/Producer.java");
+  ASSERT_GT(producer, 0u);
+  for (const std::string& member :
+       {"broker/transaction/queue/TransactionalMessageBridge.java", "broker/transaction/queue/TransactionalMessageUtil.java"}) {
+    EXPECT_GT(rank_of(result, member), 0u) << member;
+    EXPECT_LT(rank_of(result, member), producer) << member;
+  }
+}
+
 // Tests are lifted only when the title is about tests or a test file is
 // named: "when testing locally" in the body is about the reporter.
 TEST(Pipeline, ProseAboutTestingDoesNotLiftTests) {
