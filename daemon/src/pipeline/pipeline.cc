@@ -935,7 +935,7 @@ std::shared_ptr<FileList> FileList::patched(std::shared_ptr<FileList> list, grap
   auto in_place = [&] {
     if (list.use_count() != 1) return false;
     for (const auto& [path, state] : now)
-      if (!listed.count(path)) return false;  // a file under a path that was one
+      if (!listed.count(path)) return false;  // under a changed path, which is a folder now
     for (const std::string& path : changed) {
       auto found = list->by_path.find(path);
       const graph::FileState* state = indexed_now(path);
