@@ -1340,7 +1340,6 @@ void Batch::remove_file(const std::string& path) {
 }
 
 void Batch::file_changed(const std::string& path) {
-  files_changed_ = true;
   if (too_many_changed_) return;
   if (changed_files_.size() == kFilesChangesListed) {
     too_many_changed_ = true;  // the readers read every row again
@@ -1605,10 +1604,9 @@ void Batch::commit() {
   }
   changed_names_.clear();
   files_added_or_removed_.clear();
-  if (files_changed_) {
+  if (too_many_changed_ || !changed_files_.empty()) {
     // files_version moves, and the log says which rows it moved for.
-    exec(store_.db_, "UPDATE files_version SET version = version + 1");
-    std::int64_t version = scalar_query(store_.db_, "SELECT version FROM files_version");
+    std::int64_t version = scalar_query(store_.db_, "UPDATE files_version SET version = version + 1 RETURNING version");
     Statement log(store_.db_, "INSERT OR IGNORE INTO files_changes (version, path) VALUES (?1, ?2)");
     if (too_many_changed_) changed_files_.assign(1, std::string());
     for (const std::string& path : changed_files_) {

@@ -247,8 +247,9 @@ class Batch {
   std::vector<std::string> interface_of(const std::string& path);
   Store& store_;
   bool done_ = false;
-  bool files_changed_ = false;  // a file row written, touched or removed: commit bumps files_version
-  std::vector<std::string> changed_files_;  // those rows' paths, until there are too many
+  // The paths of the file rows written, touched or removed (commit bumps
+  // files_version when there are any), until there are too many to list.
+  std::vector<std::string> changed_files_;
   bool too_many_changed_ = false;
   // Files added or removed: the imports that led to them or mention their
   // stem or folder are re-resolved at commit.

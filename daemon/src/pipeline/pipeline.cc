@@ -1267,11 +1267,11 @@ Result answer(graph::Store& store, const fs::path& root, const Request& request,
     // TransactionalMessageUtil.java, transactional_message_store.py),
     // separators aside: the files of that family, not tests (unless the
     // task is about them).
-    std::vector<std::string> family_prefixes;
-    for (const std::string& compound : title_analysis.compounds)
-      family_prefixes.push_back(compound.size() > 6 && compound.back() == 's' ? compound.substr(0, compound.size() - 1)
-                                                                               : compound);
-    std::unordered_map<std::string, std::vector<std::string>> families;
+    // Each compound's forms (with_singulars: "transactionalmessages",
+    // "transactionalmessage") and the family they begin.
+    std::vector<std::vector<std::string>> family_forms;
+    for (const std::string& compound : title_analysis.compounds) family_forms.push_back(with_singulars({compound}));
+    std::vector<std::vector<std::string>> families(family_forms.size());
     std::string stem, joined;
     auto lower_into = [&stem](std::string_view name) {
       stem.assign(name);
@@ -1284,12 +1284,15 @@ Result answer(graph::Store& store, const fs::path& root, const Request& request,
       // top package, which every task names.
       if (module.name.empty() || (module.from_folder && file.path.find('/') == file.path.rfind('/'))) continue;
       lower_into(module.name);
-      if (!family_prefixes.empty() && (about_tests || !is_test_path(file.path))) {
+      if (!family_forms.empty() && (about_tests || !is_test_path(file.path))) {
         joined.clear();
         for (char c : stem)
           if (c != '_' && c != '-') joined.push_back(c);
-        for (const std::string& prefix : family_prefixes)
-          if (joined.size() > prefix.size() && joined.starts_with(prefix)) families[prefix].push_back(file.path);
+        for (std::size_t i = 0; i < family_forms.size(); ++i)
+          if (std::any_of(family_forms[i].begin(), family_forms[i].end(), [&](const std::string& form) {
+                return joined.size() > form.size() && joined.starts_with(form);
+              }))
+            families[i].push_back(file.path);
       }
       if (stem.size() >= 3 && said.count(stem)) by_stem[stem].push_back(file.path);
       else if (stem.size() >= 5 && stem.back() == 's' && said.count(stem.substr(0, stem.size() - 1)))
@@ -1345,15 +1348,17 @@ Result answer(graph::Store& store, const fs::path& root, const Request& request,
     // the changed ConfigUtil.java.)
     constexpr std::size_t kFamilyFolders = 4;
     constexpr double kFamilyShare = 0.5;
-    for (std::size_t i = 0; i < family_prefixes.size(); ++i) {
-      const std::string& compound = title_analysis.compounds[i];
-      auto found = families.find(family_prefixes[i]);
-      if (found == families.end() || by_stem.count(compound) || by_stem.count(family_prefixes[i])) continue;
+    for (std::size_t i = 0; i < families.size(); ++i) {
+      const std::vector<std::string>& forms = family_forms[i];
+      if (families[i].empty() ||
+          std::any_of(forms.begin(), forms.end(), [&](const std::string& form) { return by_stem.count(form) > 0; }))
+        continue;
       std::set<std::string_view> folders;
-      for (const std::string& path : found->second) folders.insert(folder_of(path));
+      for (const std::string& path : families[i]) folders.insert(folder_of(path));
       if (folders.size() > kFamilyFolders) continue;
       double weight = kFamilyShare * weights().file_name * weights().title_name / static_cast<double>(folders.size());
-      for (const std::string& path : found->second) add(candidates, path, kFileName, weight, "title names begin " + compound);
+      for (const std::string& path : families[i])
+        add(candidates, path, kFileName, weight, "title names begin " + title_analysis.compounds[i]);
     }
   }
   // Stack traces: the last frame inside the project is where it failed.

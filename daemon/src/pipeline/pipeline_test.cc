@@ -914,7 +914,7 @@ TEST(Pipeline, AdjacentTitleWordsBeginAFamilyOfNames) {
     std::vector<std::string> why = why_of(result, path);
     return std::find(why.begin(), why.end(), evidence) != why.end();
   };
-  for (const std::string& member :
+  for (const char* member :
        {"broker/transaction/queue/TransactionalMessageBridge.java", "broker/transaction/queue/TransactionalMessageUtil.java",
         "tools/transactional_message_stats.py"})
     EXPECT_TRUE(has_evidence(member)) << member;
@@ -924,7 +924,7 @@ TEST(Pipeline, AdjacentTitleWordsBeginAFamilyOfNames) {
   EXPECT_EQ(rank_of(result, "common/BrokerConfig.java"), 1u);
   const std::size_t producer = rank_of(result, "client/Producer.java");
   ASSERT_GT(producer, 0u);
-  for (const std::string& member :
+  for (const char* member :
        {"broker/transaction/queue/TransactionalMessageBridge.java", "broker/transaction/queue/TransactionalMessageUtil.java"}) {
     EXPECT_GT(rank_of(result, member), 0u) << member;
     EXPECT_LT(rank_of(result, member), producer) << member;
