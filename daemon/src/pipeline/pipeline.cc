@@ -1035,14 +1035,16 @@ Result answer(graph::Store& store, const fs::path& root, const Request& request,
   // About tests when its title says "test(s)" as a word (not "latest", not
   // a directory in a path), or it names a test file. Prose further down
   // ("when testing locally", "I tested it") is about the reporter, not the
-  // code that must change.
+  // code that must change. Nor is a kind of tool: "testing frameworks",
+  // "a test runner" are the code the project handles (a formatter's
+  // `describe(...)` calls), not its tests.
   std::string title;
   {
     std::size_t start = task.find_first_not_of(" \t\r\n");
     if (start != std::string::npos) title = task.substr(start, task.find('\n', start) - start);
     if (title.size() > 300) title.resize(300);
   }
-  static const regex::Regex kTestWord(R"((^|[^/\w.])(tests?|testing|pytest|unittest|jest|junit)($|[^/\w.]))");
+  static const regex::Regex kTestWord(R"((^|[^/\w.])(tests?|testing|pytest|unittest|jest|junit)(?![ -](?:frameworks?|runners?|librar(?:y|ies)|tools?)\b)($|[^/\w.]))");
   bool about_tests = kTestWord.search(lower(title));
   for (const std::string& path : result.terms.paths) about_tests = about_tests || is_test_path(path);
 

@@ -932,7 +932,8 @@ TEST(Pipeline, AdjacentTitleWordsBeginAFamilyOfNames) {
 }
 
 // Tests are lifted only when the title is about tests or a test file is
-// named: "when testing locally" in the body is about the reporter.
+// named: "when testing locally" in the body is about the reporter, "testing
+// frameworks" in the title about a kind of tool.
 TEST(Pipeline, ProseAboutTestingDoesNotLiftTests) {
   TempTree tree("pipeline-tests");
   write_shop(tree);
@@ -952,6 +953,19 @@ TEST(Pipeline, ProseAboutTestingDoesNotLiftTests) {
   test = rank_of(result, "tests/test_pricing.py");
   ASSERT_GT(test, 0u);
   EXPECT_GT(result.ranking[test - 1].score, 2 * prose_score);
+  // A kind of tool the title names ("testing frameworks", "a test runner")
+  // is what the project handles, not its tests.
+  for (const char* tool_title : {"Discount above 100 with testing frameworks\n", "Discount above 100 in a test runner\n",
+                                 "Discount above 100 for test-runner output\n"}) {
+    result = ask(*store, tree,
+                 std::string(tool_title) +
+                     "When testing locally, apply_discount(200) gives 180 as expected, but test discount values around "
+                     "100 look wrong.");
+    test = rank_of(result, "tests/test_pricing.py");
+    ASSERT_GT(test, 0u) << tool_title;
+    EXPECT_LT(result.ranking[test - 1].score, 2 * prose_score) << tool_title;
+    EXPECT_EQ(rank_of(result, "shop/pricing.py"), 1u) << tool_title;
+  }
 }
 
 // Among the strongest files, the one that holds more of the title's distinct
