@@ -366,7 +366,7 @@ TEST_F(CliTest, QuerySendsTheChangelogThePullRequestTemplateAsksFor) {
   auto result = nlohmann::json::parse(query.out);
   ASSERT_FALSE(result["pivot_files"].empty());
   EXPECT_TRUE(result["pivot_files"][0]["required_by"].is_null());
-  for (const char* relation : {"used_by", "uses", "changed_with"}) {  // a neighbour's (the codec writes them for every file)
+  for (const char* relation : {"used_by", "uses", "changed_with", "manifest_of"}) {  // the codec writes them for every file
     ASSERT_TRUE(result["pivot_files"][0].contains(relation)) << relation;
     EXPECT_TRUE(result["pivot_files"][0][relation].is_null()) << relation;
   }

@@ -767,6 +767,34 @@ std::string_view stem_of(std::string_view path) {
   return base.substr(0, base.find('.'));
 }
 
+// The build manifest of the module that holds `path`: the first of these
+// up its folders, the root's included ("" when none is indexed).
+std::string module_manifest(std::string_view path,
+                            const std::unordered_map<std::string_view, const graph::IndexedFile*>& files) {
+  static constexpr std::string_view kManifests[] = {"pom.xml",        "build.gradle", "build.gradle.kts", "package.json",
+                                                    "pyproject.toml", "setup.py",     "Cargo.toml",       "go.mod",
+                                                    "composer.json"};
+  std::string candidate;
+  for (std::string_view folder = folder_of(path);; folder = folder_of(folder)) {
+    for (std::string_view name : kManifests) {
+      candidate.assign(folder);
+      if (!folder.empty()) candidate += '/';
+      candidate += name;
+      if (files.count(candidate)) return candidate;
+    }
+    if (folder.empty()) return "";
+  }
+}
+
+// A configuration class by its name: ThriftMetastoreConfig.java,
+// ServerOptions.ts, settings.py.
+bool configuration_name(std::string_view path) {
+  std::string stem = lower(std::string(stem_of(path)));
+  for (std::string_view end : {"config", "configuration", "options", "settings"})
+    if (stem.ends_with(end)) return true;
+  return false;
+}
+
 // Step 6 of run_pipeline (see there). Scores a related file at a share of
 // the file it is related to, unless its own evidence scores it higher.
 void add_related(std::unordered_map<std::string, Candidate>& candidates, const std::vector<graph::IndexedFile>& indexed) {
@@ -1794,6 +1822,7 @@ Result answer(graph::Store& store, const fs::path& root, const Request& request,
     double score = 0;
     std::string used_by, uses;  // PivotFile's
     std::string changed_with;
+    std::string manifest_of;
   };
   std::vector<Follower> following;  // the followers of the file just sent, the next last
   std::vector<Follower> neighbours;  // the graph's, from the strongest files, the next first
@@ -1813,7 +1842,7 @@ Result answer(graph::Store& store, const fs::path& root, const Request& request,
       for (const auto* partner : partners)
         if (chosen.size() < kChangedWithSent && !sent.count(partner->first)) chosen.push_back(partner);
       for (auto at = chosen.rbegin(); at != chosen.rend(); ++at)  // the heaviest packed first
-        following.push_back({(*at)->first, weights().companion * partners_score, "", "", (*at)->second.with});
+        following.push_back({(*at)->first, weights().companion * partners_score, "", "", (*at)->second.with, ""});
       if (following.empty()) break;
     }
     if (request.cancelled && request.cancelled()) throw Cancelled();
@@ -1913,6 +1942,7 @@ Result answer(graph::Store& store, const fs::path& root, const Request& request,
       pivot.used_by = following.back().used_by;
       pivot.uses = following.back().uses;
       pivot.changed_with = following.back().changed_with;
+      pivot.manifest_of = following.back().manifest_of;
     }
     bool placed = false;
     std::string best_text, bodies_text;
@@ -2047,13 +2077,37 @@ Result answer(graph::Store& store, const fs::path& root, const Request& request,
           if (known == files.end() || !plain_code(*known->second) || sent.count(other) ||
               std::any_of(neighbours.begin(), neighbours.end(), [&](const Follower& f) { return f.path == other; }))
             continue;
-          neighbours.push_back({other, weights().companion * score, uses_it ? path : "", uses_it ? "" : path, ""});
+          neighbours.push_back({other, weights().companion * score, uses_it ? path : "", uses_it ? "" : path, "", ""});
           ++taken;
         }
       };
       try {
-        add_neighbours(store.files_used_by(path), true);
+        std::vector<std::pair<std::string, std::int64_t>> used = store.files_used_by(path);
+        add_neighbours(used, true);
         add_neighbours(store.files_using(path), false);
+        // The strongest file's module: the configuration class it uses
+        // from its own folder and the module's build manifest, where a
+        // feature's new option and new dependency go (a delegation-token
+        // cache's setting in ThriftMetastoreConfig.java beside
+        // ThriftHiveMetastore.java, the JMX exporter a metastore's metrics
+        // need in presto-hive/pom.xml).
+        if (ranked_sent == 1 && plain_code(file)) {
+          auto not_yet = [&](const std::string& other) {
+            return !sent.count(other) &&
+                   std::none_of(neighbours.begin(), neighbours.end(), [&](const Follower& f) { return f.path == other; });
+          };
+          for (const auto& [other, count] : used) {
+            auto known = files.find(other);
+            if (known != files.end() && folder_of(other) == folder_of(path) && plain_code(*known->second) &&
+                configuration_name(other) && not_yet(other)) {
+              neighbours.push_back({other, weights().companion * score, path, "", "", ""});
+              break;
+            }
+          }
+          if (std::string manifest = module_manifest(path, files); !manifest.empty() && not_yet(manifest)) {
+            neighbours.push_back({manifest, weights().companion * score, "", "", "", path});
+          }
+        }
       } catch (const graph::StoreError&) {
         // no edges is no neighbour
       }
@@ -2099,7 +2153,7 @@ Result answer(graph::Store& store, const fs::path& root, const Request& request,
     auto followers = followers_of.find({folder_of(path), stem_of(path)});
     if (followers != followers_of.end()) {
       for (std::string_view companion : followers->second)
-        following.push_back({std::string(companion), weights().companion * score, "", "", ""});
+        following.push_back({std::string(companion), weights().companion * score, "", "", "", ""});
       followers_of.erase(followers);  // X.tsx.preview follows X.tsx or X.js, once
     }
     if (ranked_sent == kNeighboursAfter)  // after this file's own followers

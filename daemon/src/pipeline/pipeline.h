@@ -66,6 +66,9 @@ struct PivotFile {
   // A file that changed in the same commits as one of the three strongest
   // (the index's version control history), sent for that: that sent file.
   std::string changed_with;
+  // The build manifest (pom.xml, package.json, pyproject.toml, ...) of the
+  // module that holds the strongest file, sent for that: that file.
+  std::string manifest_of;
   // `content` is an outline: the first line of each definition, numbered
   // ("12: def total(self):"), "⋮" where lines are skipped (a file far down
   // the ranking whose skeleton does not fit its share).

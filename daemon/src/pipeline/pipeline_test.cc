@@ -1368,6 +1368,67 @@ TEST(Pipeline, TheStrongestFilesNeighboursFollowTheHead) {
   EXPECT_NE(to_markdown(stage).find("used by stats/statement.py"), std::string::npos) << to_markdown(stage);
 }
 
+// The strongest file's module follows the head too: the configuration
+// class it uses from its own folder (where a feature's new setting goes)
+// and the nearest build manifest up its folders (where its new dependency
+// goes), named as such; not a configuration class of another folder, not
+// the root's manifest when the module has its own.
+TEST(Pipeline, TheStrongestFilesModuleFollowsTheHead) {
+  TempTree tree("pipeline-module");
+  tree.write("pyproject.toml", "[project]\nname = \"warehouse\"\n");
+  tree.write("hive/pyproject.toml", "[project]\nname = \"warehouse-hive\"\ndependencies = [\"thrift\"]\n");
+  tree.write("hive/__init__.py", "");
+  tree.write("hive/hive_config.py", "class HiveConfig:\n    def __init__(self):\n        self.timeout = 10\n");
+  tree.write("hive/metastore/__init__.py", "");
+  tree.write("hive/metastore/thrift_config.py",
+             "class ThriftMetastoreConfig:\n    def __init__(self):\n        self.retries = 3\n");
+  tree.write("hive/metastore/client.py",
+             "class MetastoreClient:\n    def open(self):\n        return self\n\n    def close(self):\n"
+             "        return None\n");
+  tree.write("hive/metastore/thrift_metastore.py",
+             "from ..hive_config import HiveConfig\nfrom .client import MetastoreClient\n"
+             "from .thrift_config import ThriftMetastoreConfig\n\n\nclass ThriftHiveMetastore:\n"
+             "    def __init__(self, hive: HiveConfig, config: ThriftMetastoreConfig):\n"
+             "        self.hive = hive\n        self.config = config\n        self.client = MetastoreClient()\n"
+             "        self.other = MetastoreClient()\n\n"
+             "    def delegation_token(self, user):\n        \"\"\"A new delegation token per request.\"\"\"\n"
+             "        return self.client.open()\n");
+  for (int f = 0; f < 6; ++f)
+    tree.write("api/resource_" + std::to_string(f) + ".py",
+               "from hive.metastore.thrift_metastore import ThriftHiveMetastore\n\n\ndef respond_" +
+                   std::to_string(f) +
+                   "(request):\n    \"\"\"Each request of the metastore issues delegation tokens: a delegation "
+                   "token per request.\"\"\"\n    return ThriftHiveMetastore(None, None).delegation_token(request)\n");
+  auto store = indexed(tree);
+  Result result = ask(*store, tree,
+                      "Reduce the delegation tokens ThriftHiveMetastore issues\nThe metastore issues a new delegation "
+                      "token per request: each request of the metastore costs one.\n");
+  ASSERT_FALSE(result.ranking.empty());
+  const std::string strongest = "hive/metastore/thrift_metastore.py";
+  EXPECT_EQ(result.ranking[0].path, strongest);
+  ASSERT_GE(result.pivot_files.size(), 7u);
+  for (std::size_t i = 0; i < 5; ++i) EXPECT_TRUE(result.pivot_files[i].manifest_of.empty()) << i;
+  const PivotFile* config = sent_file(result, "hive/metastore/thrift_config.py");
+  ASSERT_NE(config, nullptr);
+  EXPECT_EQ(config->used_by, strongest);
+  const PivotFile* manifest = sent_file(result, "hive/pyproject.toml");
+  ASSERT_NE(manifest, nullptr);
+  EXPECT_EQ(manifest->manifest_of, strongest);
+  EXPECT_NE(manifest->content.find("warehouse-hive"), std::string::npos) << manifest->content;
+  EXPECT_NE(to_markdown(*manifest).find("manifest of hive/metastore/thrift_metastore.py"), std::string::npos)
+      << to_markdown(*manifest);
+  const PivotFile* other_config = sent_file(result, "hive/hive_config.py");  // another folder's: in its turn, if at all
+  if (other_config) {
+    EXPECT_TRUE(other_config->used_by.empty());
+  }
+  EXPECT_EQ(sent_file(result, "pyproject.toml"), nullptr);       // the module has its own
+  for (const PivotFile& pivot : result.pivot_files) {
+    if (pivot.path != "hive/pyproject.toml") {
+      EXPECT_TRUE(pivot.manifest_of.empty()) << pivot.path;
+    }
+  }
+}
+
 // A declaration file that outranks its implementation (its words are in
 // the declarations' comments): the implementation goes just above it, since
 // what must change is in the code. Other companions stay below.

@@ -50,6 +50,7 @@ std::string file_heading(const PivotFile& pivot) {
   if (!pivot.used_by.empty()) notes.push_back("used by " + utf8::quote_name(pivot.used_by));
   if (!pivot.uses.empty()) notes.push_back("uses " + utf8::quote_name(pivot.uses));
   if (!pivot.changed_with.empty()) notes.push_back("changed with " + utf8::quote_name(pivot.changed_with));
+  if (!pivot.manifest_of.empty()) notes.push_back("manifest of " + utf8::quote_name(pivot.manifest_of));
   if (!notes.empty()) {
     out += " (";
     for (std::size_t i = 0; i < notes.size(); ++i) out += (i ? "; " : "") + notes[i];

@@ -194,6 +194,7 @@ nlohmann::json to_json(const pipeline::Result& result) {
                       {"used_by", pivot.used_by.empty() ? nlohmann::json(nullptr) : nlohmann::json(pivot.used_by)},
                       {"uses", pivot.uses.empty() ? nlohmann::json(nullptr) : nlohmann::json(pivot.uses)},
                       {"changed_with", pivot.changed_with.empty() ? nlohmann::json(nullptr) : nlohmann::json(pivot.changed_with)},
+                      {"manifest_of", pivot.manifest_of.empty() ? nlohmann::json(nullptr) : nlohmann::json(pivot.manifest_of)},
                       {"outline", pivot.outline},
                       {"content", pivot.content}});
   nlohmann::json ranking = nlohmann::json::array();

@@ -155,6 +155,7 @@ describe('@comp chat participant', () => {
     assert.equal(relationOf(file), '');
     assert.equal(relationOf({ ...file, used_by: 'app.py' }), 'used by app.py');
     assert.equal(relationOf({ ...file, changed_with: 'src/Tabs.tsx' }), 'changed with src/Tabs.tsx');
+    assert.equal(relationOf({ ...file, manifest_of: 'hive/src/Metastore.java' }), 'manifest of hive/src/Metastore.java');
   });
 
   it('builds run_pipeline params from the settings', () => {

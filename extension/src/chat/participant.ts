@@ -52,13 +52,14 @@ export function contextForModel(result: PipelineResult): string {
   return typeof result.markdown === 'string' ? result.markdown : renderContext(result);
 }
 
-/** Why a file that no evidence ranked is sent: the file it documents, is asked for by, neighbours in the graph or changed with ('' for a ranked file). */
+/** Why a file that no evidence ranked is sent: the file it documents, is asked for by, neighbours in the graph, changed with or is the manifest of ('' for a ranked file). */
 export function relationOf(file: PivotFile): string {
   if (file.documents) return `documents ${file.documents}`;
   if (file.required_by) return `required by ${file.required_by}`;
   if (file.used_by) return `used by ${file.used_by}`;
   if (file.uses) return `uses ${file.uses}`;
   if (file.changed_with) return `changed with ${file.changed_with}`;
+  if (file.manifest_of) return `manifest of ${file.manifest_of}`;
   return '';
 }
 

@@ -65,6 +65,8 @@ export interface PivotFile {
   readonly uses?: string | null;
   /** A file that changed in the same commits as one of the three strongest: that sent file. */
   readonly changed_with?: string | null;
+  /** The build manifest (pom.xml, package.json, pyproject.toml, ...) of the module that holds the strongest file: that sent file. */
+  readonly manifest_of?: string | null;
   /** `content` is an outline: the first line of each definition (of a page: its headings), numbered, `⋮` where lines are skipped. */
   readonly outline?: boolean;
   readonly content?: string;
