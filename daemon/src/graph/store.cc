@@ -186,13 +186,13 @@ void exec(sqlite3* db, const char* sql) {
   }
 }
 
-// A prepared statement, reset after each use.
+// A prepared statement, reset after each use. Prepared when first used: a
+// store keeps some seventy for the writer's work, and a `comp query`
+// process uses a handful of them (preparing all of them took 2-3 ms of
+// each query's 90 on polybench-dev).
 class Statement {
  public:
-  Statement(sqlite3* db, const char* sql) : db_(db) {
-    int rc = sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &statement_, nullptr);
-    if (rc != SQLITE_OK) fail(db, rc, std::string("prepare ") + sql);
-  }
+  Statement(sqlite3* db, std::string sql) : db_(db), sql_(std::move(sql)) {}
   ~Statement() { sqlite3_finalize(statement_); }
   Statement(const Statement&) = delete;
   Statement& operator=(const Statement&) = delete;
@@ -201,25 +201,25 @@ class Statement {
     // SQLITE_STATIC: callers bind and step in one expression, and every step
     // ends in reset(), which clears the bindings before the text can go away.
     // A null data pointer would bind NULL: empty text stays text.
-    sqlite3_bind_text(statement_, index, text.data() ? text.data() : "", static_cast<int>(text.size()), SQLITE_STATIC);
+    sqlite3_bind_text(handle(), index, text.data() ? text.data() : "", static_cast<int>(text.size()), SQLITE_STATIC);
     return *this;
   }
   Statement& bind(int index, std::int64_t value) {
-    sqlite3_bind_int64(statement_, index, value);
+    sqlite3_bind_int64(handle(), index, value);
     return *this;
   }
   Statement& bind(int index, double value) {
-    sqlite3_bind_double(statement_, index, value);
+    sqlite3_bind_double(handle(), index, value);
     return *this;
   }
   // Steps once; true while a row is available.
   bool step() {
-    int rc = sqlite3_step(statement_);
+    int rc = sqlite3_step(handle());
     if (rc == SQLITE_ROW) return true;
     if (rc == SQLITE_DONE) return false;
     int code = rc;
     sqlite3_reset(statement_);
-    fail(db_, code, std::string("step ") + sqlite3_sql(statement_));
+    fail(db_, code, "step " + sql_);
   }
   void run() {
     while (step()) {
@@ -227,12 +227,13 @@ class Statement {
     reset();
   }
   void reset() {
+    if (!statement_) return;  // never used
     sqlite3_reset(statement_);
     sqlite3_clear_bindings(statement_);
   }
   std::int64_t integer(int column) { return sqlite3_column_int64(statement_, column); }
   double real(int column) { return sqlite3_column_double(statement_, column); }
-  sqlite3_stmt* raw() { return statement_; }
+  sqlite3_stmt* raw() { return handle(); }
   std::string text(int column) { return std::string(view(column)); }
   // Valid until the next step or reset.
   std::string_view view(int column) {
@@ -242,7 +243,16 @@ class Statement {
   }
 
  private:
+  sqlite3_stmt* handle() {
+    if (!statement_) {
+      int rc = sqlite3_prepare_v3(db_, sql_.c_str(), -1, SQLITE_PREPARE_PERSISTENT, &statement_, nullptr);
+      if (rc != SQLITE_OK) fail(db_, rc, "prepare " + sql_);
+    }
+    return statement_;
+  }
+
   sqlite3* db_;
+  std::string sql_;
   sqlite3_stmt* statement_ = nullptr;
 };
 
