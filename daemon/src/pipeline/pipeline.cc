@@ -18,6 +18,7 @@
 #include <unordered_set>
 
 #include "compress/compress.h"
+#include "digest/sha256.h"
 #include "docs/document.h"
 #include "graph/identifier_tokenizer.h"
 #include "lang/language.h"
@@ -1890,6 +1891,13 @@ Result answer(graph::Store& store, const fs::path& root, const Request& request,
     // text depends on the task).
     std::optional<std::size_t> raw;
     auto raw_tokens = [&] {
+      // A code file's count is in its skeleton's cache row when one is
+      // kept (the first two files are packed whole or with bodies first:
+      // no level's row is read for them on the way).
+      if (!raw && language && !document)
+        if (std::optional<graph::CompressedRecord> row =
+                cache.find(digest::sha256_hex(text), *language, compress::Level::kSkeleton))
+          raw = static_cast<std::size_t>(row->raw_tokens);
       if (!raw) raw = language || document ? tokens::count(text) : cache.text_tokens(text);
       return *raw;
     };
