@@ -42,12 +42,13 @@ constexpr std::size_t kPackConsidered = 150;
 // Evidence weights, tuned on the public dev sets (bench-swe `dev`,
 // `bench/swe/inspect.py`). COMP_PIPELINE_WEIGHTS overrides them for tuning
 // ("names,words,symbol,path,frame,module,graph,nonsource,test,vendored,filename,title,titlename,b,symboltitle,tag,coverage,quoted,
-// companion,sibling,code,titleprose,folder"; titleprose 0 turns off names the title says in prose).
+// companion,sibling,code,titleprose,folder,bodyfolder,bodyfoldershare"; titleprose 0 turns off names the title says in prose).
 struct Weights {
   double identifier_bm25 = 1.0, word_bm25 = 0.6, symbol = 1.0, path = 2.0, last_frame = 3.0, module = 1.2,
          graph = 0.1, non_source = 0.3, test = 0.4, vendored = 0.2, file_name = 0.35, title_bm25 = 0.8,
          title_name = 2.0, length_normalization = 0.2, symbol_title = 0.6, tag = 4.0, coverage = 0.75, quoted = 0.5,
-         companion = 0.5, sibling = 0.8, code = 1.5, title_prose = 1.0, folder = 0.5;
+         companion = 0.5, sibling = 0.8, code = 1.5, title_prose = 1.0, folder = 0.5, body_folder = 1.0,
+         body_folder_share = 0.5;
 };
 
 const Weights& weights() {
@@ -57,7 +58,8 @@ const Weights& weights() {
       double* fields[] = {&out.identifier_bm25, &out.word_bm25, &out.symbol, &out.path,     &out.last_frame, &out.module,
                           &out.graph,           &out.non_source, &out.test,  &out.vendored, &out.file_name,
                           &out.title_bm25, &out.title_name, &out.length_normalization, &out.symbol_title, &out.tag, &out.coverage,
-                          &out.quoted, &out.companion, &out.sibling, &out.code, &out.title_prose, &out.folder};
+                          &out.quoted, &out.companion, &out.sibling, &out.code, &out.title_prose, &out.folder,
+                          &out.body_folder, &out.body_folder_share};
       std::string list(text);
       std::size_t start = 0;
       for (double* field : fields) {
@@ -1479,6 +1481,59 @@ Result answer(graph::Store& store, const fs::path& root, const Request& request,
             explain(candidate, "folder " + folder.substr(1, folder.size() - 2));
             break;
           }
+      }
+  }
+  // 4a'. A folder the body names by a hyphenated name, separators aside
+  // ("restrict access to api-gateway": lib/.../apiGateway/). Not a folder
+  // holding much of the tree: issue templates name the project
+  // ("yt-dlp", "material-ui"), and its folder is all of its code.
+  if (weights().body_folder > 0) {
+    static const regex::Regex kNamed(R"((?<![\w/.@-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+(?![\w/-]|\.\w))");
+    auto squeeze = [](std::string_view name) {
+      std::string out;
+      for (char c : name)
+        if (c != '-' && c != '_') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      return out;
+    };
+    std::unordered_set<std::string> named;  // "apigateway"
+    kNamed.for_each(task, [&](const regex::Match& m) {
+      named.insert(squeeze(m.group(0)));
+      return named.size() < 16;
+    });
+    // (The title's own are 4a's, literal.)
+    if (weights().folder > 0)
+      kNamed.for_each(title, [&](const regex::Match& m) {
+        named.erase(squeeze(m.group(0)));
+        return true;
+      });
+    // The strongest candidates so far: a folder holding most of them names
+    // no place among them.
+    std::vector<std::pair<double, std::string_view>> strongest;
+    if (!named.empty()) {
+      for (const auto& [path, candidate] : candidates) strongest.emplace_back(-candidate.score, path);
+      std::size_t keep = std::min<std::size_t>(strongest.size(), 20);
+      std::partial_sort(strongest.begin(), strongest.begin() + static_cast<std::ptrdiff_t>(keep), strongest.end());
+      strongest.resize(keep);
+    }
+    std::unordered_map<std::string, bool> small;  // folder prefix ("lib/x/apiGateway/") -> few strong files under it
+    auto is_small = [&](const std::string& prefix) {
+      auto [at, fresh] = small.try_emplace(prefix, false);
+      if (fresh) {
+        std::size_t under = 0;
+        for (const auto& entry : strongest) under += entry.second.starts_with(prefix);
+        at->second = static_cast<double>(under) <= weights().body_folder_share * static_cast<double>(strongest.size());
+      }
+      return at->second;
+    };
+    if (!named.empty())
+      for (auto& [path, candidate] : candidates) {
+        for (std::size_t start = 0, slash; (slash = path.find('/', start)) != std::string::npos; start = slash + 1) {
+          std::string folder = squeeze(std::string_view(path).substr(start, slash - start));
+          if (!named.count(folder) || !is_small(path.substr(0, slash + 1))) continue;
+          candidate.score *= 1.0 + weights().body_folder;
+          explain(candidate, "body folder " + path.substr(start, slash - start));
+          break;
+        }
       }
   }
   // 4b. Coverage: among the strongest candidates, files (path and text)

@@ -1830,5 +1830,45 @@ TEST(Pipeline, AFolderTheTitleNamesHoldsTheFile) {
   EXPECT_NE(std::find(why.begin(), why.end(), "folder app-client"), why.end());
 }
 
+// The body names a folder by a hyphenated name, separators aside ("restrict
+// access to api-gateway": apiGateway/), unless that folder holds most of the
+// strongest files (an issue template names the project, whose folder is all
+// of its code).
+TEST(Pipeline, AFolderTheBodyNamesHoldsTheFile) {
+  TempTree tree("pipeline-body-folder");
+  tree.write("lib/events/apiGateway/lib/integration.js",
+             "// the method's endpoint: its private uri\n"
+             "function compileIntegration(method) {\n"
+             "  const template = { Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST' };\n"
+             "  template.Uri = method.uri;\n  template.PassthroughBehavior = 'NEVER';\n  return template;\n}\n"
+             "module.exports = { compileIntegration };\n");
+  tree.write("lib/events/websockets/lib/integrations.js",
+             "// restrict access to a private endpoint: the gateway's integration\n"
+             "function compileIntegrations(routes) {\n"
+             "  return routes.map((route) => ({ endpoint: route.private, access: 'restrict' }));\n}\n"
+             "module.exports = { compileIntegrations };\n");
+  for (const char* name : {"a", "b", "c", "d", "e"})
+    tree.write(std::string("lib/util/") + name + ".js",
+               std::string("function helper(value) {\n  return value + '") + name + "';\n}\nmodule.exports = { helper };\n");
+  auto store = indexed(tree);
+  const std::string task =
+      "Support VPC links\n"
+      "This makes it possible to restrict access to api-gateway with a private endpoint.\n";
+  Result result = ask(*store, tree, task);
+  ASSERT_GE(result.ranking.size(), 2u);
+  EXPECT_EQ(result.ranking[0].path, "lib/events/apiGateway/lib/integration.js");
+  auto why = why_of(result, "lib/events/apiGateway/lib/integration.js");
+  EXPECT_NE(std::find(why.begin(), why.end(), "body folder apiGateway"), why.end());
+
+  // The project's own folder names nothing.
+  TempTree project("pipeline-body-folder-project");
+  project.write("my-tool/events/integration.js", "function integration() { return 'private'; }\n");
+  project.write("my-tool/events/endpoint.js", "function endpoint() { return 'private endpoint'; }\n");
+  auto project_store = indexed(project);
+  Result plain = ask(*project_store, project, "Private endpoints\nmy-tool version 1.2: the private endpoint fails.\n");
+  for (const auto& file : plain.ranking)
+    for (const std::string& why_line : file.why) EXPECT_EQ(why_line.find("body folder"), std::string::npos) << file.path;
+}
+
 }  // namespace
 }  // namespace comp::pipeline
