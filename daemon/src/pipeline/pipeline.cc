@@ -48,7 +48,7 @@ struct Weights {
          graph = 0.1, non_source = 0.3, test = 0.4, vendored = 0.2, file_name = 0.35, title_bm25 = 0.8,
          title_name = 2.0, length_normalization = 0.2, symbol_title = 0.6, tag = 4.0, coverage = 0.75, quoted = 0.5,
          companion = 0.5, sibling = 0.8, code = 1.5, title_prose = 1.0, folder = 0.5, body_folder = 1.0,
-         body_folder_share = 0.5;
+         body_folder_share = 0.25;
 };
 
 const Weights& weights() {
@@ -1485,8 +1485,9 @@ Result answer(graph::Store& store, const fs::path& root, const Request& request,
   }
   // 4a'. A folder the body names by a hyphenated name, separators aside
   // ("restrict access to api-gateway": lib/.../apiGateway/). Not a folder
-  // holding much of the tree: issue templates name the project
-  // ("yt-dlp", "material-ui"), and its folder is all of its code.
+  // holding more than a quarter of the strongest candidates: issue
+  // templates name the project ("yt-dlp", "material-ui"), and its folder
+  // is all of its code.
   if (weights().body_folder > 0) {
     static const regex::Regex kNamed(R"((?<![\w/.@-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+(?![\w/-]|\.\w))");
     auto squeeze = [](std::string_view name) {
@@ -1521,7 +1522,7 @@ Result answer(graph::Store& store, const fs::path& root, const Request& request,
       if (fresh) {
         std::size_t under = 0;
         for (const auto& entry : strongest) under += entry.second.starts_with(prefix);
-        at->second = static_cast<double>(under) <= weights().body_folder_share * static_cast<double>(strongest.size());
+        at->second = static_cast<double>(under) <= weights().body_folder_share * 20.0;  // of twenty, however few there are
       }
       return at->second;
     };

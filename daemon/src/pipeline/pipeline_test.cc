@@ -1860,10 +1860,12 @@ TEST(Pipeline, AFolderTheBodyNamesHoldsTheFile) {
   auto why = why_of(result, "lib/events/apiGateway/lib/integration.js");
   EXPECT_NE(std::find(why.begin(), why.end(), "body folder apiGateway"), why.end());
 
-  // The project's own folder names nothing.
+  // The project's own folder names nothing: it holds more than five of the
+  // twenty strongest.
   TempTree project("pipeline-body-folder-project");
-  project.write("my-tool/events/integration.js", "function integration() { return 'private'; }\n");
-  project.write("my-tool/events/endpoint.js", "function endpoint() { return 'private endpoint'; }\n");
+  for (const char* name : {"integration", "endpoint", "route", "stage", "method", "authorizer", "domain", "policy"})
+    project.write(std::string("my-tool/events/") + name + ".js",
+                  std::string("function ") + name + "() { return 'the private endpoint of a " + name + "'; }\n");
   auto project_store = indexed(project);
   Result plain = ask(*project_store, project, "Private endpoints\nmy-tool version 1.2: the private endpoint fails.\n");
   for (const auto& file : plain.ranking)
