@@ -157,6 +157,13 @@ INSERT INTO files_version VALUES (1, 0);
     R"sql(
 CREATE TABLE files_changes (version INTEGER NOT NULL, path TEXT NOT NULL, PRIMARY KEY (version, path)) WITHOUT ROWID;
 )sql",
+    // 8 -> 9: a JavaScript or TypeScript call through a default import of a
+    // file whose default export has no name now goes to that file's node:
+    // the calls left unresolved are resolved again on the next run.
+    R"sql(
+UPDATE refs SET status = 0 WHERE kind = 'call' AND status = 3 AND qualifier = '' AND file_path IN
+    (SELECT path FROM files WHERE language IN ('javascript', 'typescript', 'tsx'));
+)sql",
 };
 constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);
 static_assert(kMigrationCount == kSchemaVersion);

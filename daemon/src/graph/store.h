@@ -28,7 +28,7 @@
 
 namespace comp::graph {
 
-inline constexpr int kSchemaVersion = 8;
+inline constexpr int kSchemaVersion = 9;
 
 class StoreError : public std::runtime_error {
  public:

@@ -770,6 +770,12 @@ class Resolver {
       if (resolution.status == RefStatus::kResolved && !resolution.target.empty() &&
           resolution.target != resolution.target_path)
         return resolved(resolution.target);
+      // `import configure from "./configure"` of a file whose default export
+      // has no name (`export default function (config) {}`): the call goes
+      // into that module, whose node is the file's.
+      if (resolution.status == RefStatus::kResolved && import.name == "default" && !resolution.target.empty() &&
+          resolution.target == resolution.target_path && family == Family::kEcma)
+        return resolved(resolution.target);
       return unresolved();
     }
     // 3. Wildcard imports and includes: the unique one that exports it.

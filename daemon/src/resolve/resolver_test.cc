@@ -10,6 +10,8 @@
 #include <set>
 #include <random>
 
+#include <sqlite3.h>
+
 #include "index/indexer.h"
 #include "index/test_tree.h"
 #include "resolve/project.h"
@@ -100,6 +102,43 @@ TEST(Resolver, TypeScriptPathsIndexFilesReExportsAndClasses) {
   EXPECT_EQ(edges(tree.root(), "implement")["src/app/model.ts:3 Shape"], "src/app/model.ts::Shape");
   EXPECT_EQ(edges(tree.root(), "inherit")["src/app/model.ts:3 Base"], "src/app/model.ts::Base");
   EXPECT_EQ(edges(tree.root(), "reference")["src/main.ts:5 Sq"], "src/app/model.ts::Square");
+}
+
+// `import configure from './configure'` of a module whose default export
+// has no name: the call goes into that module (its file's node), as it does
+// when the import renames a named default export (the index does not say
+// which definition is the default); imported under its own name, it is that
+// definition; a default import from a package stays outside.
+TEST(Resolver, CallsThroughADefaultImport) {
+  TempTree tree("resolve-default");
+  tree.write("src/util/configurePlugins.js",
+             "export default function(pluginConfig, plugins) {\n  return Object.keys(plugins);\n}\n");
+  tree.write("src/util/named.js", "export default function named(x) { return x; }\n");
+  tree.write("src/corePlugins.js",
+             "import configurePlugins from './util/configurePlugins'\nimport renamed from './util/named'\n"
+             "import lodash from 'lodash'\n"
+             "export default function({ corePlugins }) {\n  renamed(1)\n  lodash(2)\n"
+             "  return configurePlugins(corePlugins, {})\n}\n");
+  tree.write("src/other.js", "import named from './util/named'\nnamed(3)\n");
+  index_tree(tree);
+  auto calls = edges(tree.root());
+  EXPECT_EQ(calls["src/corePlugins.js:7 configurePlugins"], "src/util/configurePlugins.js");
+  EXPECT_EQ(calls["src/corePlugins.js:5 renamed"], "src/util/named.js");
+  EXPECT_EQ(calls["src/other.js:2 named"], "src/util/named.js::named");
+  EXPECT_EQ(calls["src/corePlugins.js:6 lodash"], "external");
+
+  // An index from before (schema 8) left that call unresolved; its next run
+  // resolves it, with no file changed.
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open((tree.root() / ".comp" / "graph.db").c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "UPDATE refs SET status = 3, target = NULL WHERE kind = 'call' AND target = "
+                             "'src/util/configurePlugins.js'; PRAGMA user_version = 8", nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+  // (Opening it migrates it: the call is pending again.)
+  EXPECT_EQ(edges(tree.root())["src/corePlugins.js:7 configurePlugins"], "pending");
+  index_tree(tree);
+  EXPECT_EQ(edges(tree.root())["src/corePlugins.js:7 configurePlugins"], "src/util/configurePlugins.js");
 }
 
 TEST(Resolver, TypedReceiversFieldsParametersAndMergedDeclarations) {
