@@ -164,6 +164,13 @@ CREATE TABLE files_changes (version INTEGER NOT NULL, path TEXT NOT NULL, PRIMAR
 UPDATE refs SET status = 0 WHERE kind = 'call' AND status = 3 AND qualifier = '' AND file_path IN
     (SELECT path FROM files WHERE language IN ('javascript', 'typescript', 'tsx'));
 )sql",
+    // 9 -> 10: a token drawn when the database is made (or reaches 10): a
+    // database written over another in place (a restore by copy keeps the
+    // inode) is known for another one (pipeline::FileListCache).
+    R"sql(
+CREATE TABLE database_token (id INTEGER PRIMARY KEY CHECK (id = 1), token TEXT NOT NULL);
+INSERT INTO database_token VALUES (1, lower(hex(randomblob(16))));
+)sql",
 };
 constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);
 static_assert(kMigrationCount == kSchemaVersion);
@@ -741,6 +748,11 @@ std::int64_t Store::indexed_file_count() { return scalar_query(db_, "SELECT coun
 std::int64_t Store::data_version() { return scalar_query(db_, "PRAGMA data_version"); }
 
 std::int64_t Store::files_version() { return scalar_query(db_, "SELECT version FROM files_version"); }
+
+std::string Store::database_token() {
+  Statement statement(db_, "SELECT token FROM database_token");
+  return statement.step() ? statement.text(0) : std::string();
+}
 
 std::optional<std::vector<std::string>> Store::files_changed(std::int64_t after, std::int64_t upto) {
   if (after >= upto) return std::vector<std::string>();

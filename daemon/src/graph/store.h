@@ -28,7 +28,7 @@
 
 namespace comp::graph {
 
-inline constexpr int kSchemaVersion = 9;
+inline constexpr int kSchemaVersion = 10;
 
 class StoreError : public std::runtime_error {
  public:
@@ -316,6 +316,9 @@ class Store {
   // A count of the commits that wrote, touched or removed a file row
   // (Batch::commit bumps it): when it is the same, indexed_files() is too.
   std::int64_t files_version();
+  // Drawn at random when the database was made: another database file
+  // (rebuilt, or copied over this one) has another token.
+  std::string database_token();
   // The paths whose rows the commits that moved files_version from `after`
   // to `upto` wrote, touched or removed (sorted, once each); nullopt when
   // the index cannot say: a commit of more than Batch::kFilesChangesListed

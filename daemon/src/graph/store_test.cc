@@ -516,12 +516,13 @@ TEST_F(StoreTest, AVersion2IndexGainsTheCacheAndKeepsItsFiles) {
   }
   // What comP before the cache left: no `compressed` table (nor the later
   // index of imports by target, churn count, history, files version and its
-  // log), user_version 2.
+  // log, database token), user_version 2.
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open((root_ / ".comp" / "graph.db").c_str(), &db), SQLITE_OK);
   ASSERT_EQ(sqlite3_exec(db, "DROP TABLE compressed; DROP INDEX refs_import_target; DROP TABLE full_text_churn; "
                               "DROP TABLE history_head; DROP TABLE history_commits; DROP TABLE history; "
-                              "DROP TABLE files_version; DROP TABLE files_changes; PRAGMA user_version = 2", nullptr, nullptr, nullptr), SQLITE_OK);
+                              "DROP TABLE files_version; DROP TABLE files_changes; DROP TABLE database_token; "
+                              "PRAGMA user_version = 2", nullptr, nullptr, nullptr), SQLITE_OK);
   sqlite3_close(db);
   auto store = Store::open(root_);
   EXPECT_EQ(store->schema_version(), kSchemaVersion);
@@ -540,6 +541,7 @@ TEST_F(StoreTest, AVersion2IndexGainsTheCacheAndKeepsItsFiles) {
   ASSERT_TRUE(store->file("a.py"));
   EXPECT_EQ(store->file("a.py")->sha256, "h1");
   EXPECT_EQ(store->nodes_of_file("a.py").size(), 1u);
+  EXPECT_EQ(store->database_token().size(), 32u);  // drawn by the migration
   EXPECT_FALSE(store->compressed("h1", "python", 2, 1));
   {
     Batch batch(*store);

@@ -1,7 +1,6 @@
 #include "pipeline/pipeline.h"
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -1018,17 +1017,18 @@ std::shared_ptr<const FileList> FileListCache::get(graph::Store& store) {
     ++whole_reads_;
     return FileList::read(store);
   };
-  // A database file replaced (a rebuild, a restore) counts its versions
-  // afresh: the list kept is not of it.
-  struct stat info {};
-  if (::stat(graph::Store::database_path(root_).c_str(), &info) != 0) {
+  // Another database (rebuilt, restored, or copied over this one in place)
+  // counts its versions afresh: the list kept is not of it.
+  std::string token;
+  try {
+    token = store.database_token();
+  } catch (const graph::StoreError&) {
     list_.reset();
     return read_whole();
   }
-  if (info.st_dev != device_ || info.st_ino != inode_) {
+  if (token != token_) {
     list_.reset();
-    device_ = info.st_dev;
-    inode_ = info.st_ino;
+    token_ = token;
   }
   try {
     // The version of the caller's snapshot, so the list returned is of it.

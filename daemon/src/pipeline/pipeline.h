@@ -150,7 +150,7 @@ class FileListCache {
  private:
   mutable std::mutex mutex_;
   std::filesystem::path root_;
-  std::uint64_t device_ = 0, inode_ = 0;  // of the database file the list was read from
+  std::string token_;  // Store::database_token() of the database the list was read from
   std::int64_t files_version_ = 0;        // the index's files_version of list_
   std::shared_ptr<FileList> list_;        // callers get it const: only patched() changes it, when they let go
   std::size_t whole_reads_ = 0;

@@ -1,10 +1,15 @@
 #include "pipeline/pipeline.h"
 
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <set>
 #include <tuple>
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include "digest/sha256.h"
 #include "index/indexer.h"
@@ -404,6 +409,49 @@ TEST(Pipeline, FileListCacheReadsAgainAfterACommit) {
   store = indexed(tree);
   std::shared_ptr<const FileList> third = cache.get(*store);
   EXPECT_TRUE(third->by_path.count("shop/exchange.py"));
+}
+
+// A database copied over the index in place (a restore: the file keeps its
+// inode) at the same files_version is another database: its own list.
+TEST(Pipeline, FileListCacheKnowsADatabaseCopiedOverTheIndex) {
+  TempTree tree("pipeline-file-list-restore");
+  write_shop(tree);
+  TempTree other("pipeline-file-list-restore-other");
+  other.write("billing/invoice.py", "def send_invoice(order):\n    return order\n");
+  index_tree(other);
+  auto store = indexed(tree);
+  FileListCache cache(tree.root());
+  std::shared_ptr<const FileList> first = cache.get(*store);
+  ASSERT_FALSE(first->by_path.count("billing/invoice.py"));
+  std::int64_t version = store->files_version();
+  store.reset();
+
+  // The other index, at the same version, written into the index's own file.
+  {
+    auto source = graph::Store::open(other.root());
+    sqlite3_exec(source->handle(), ("UPDATE files_version SET version = " + std::to_string(version)).c_str(), nullptr,
+                 nullptr, nullptr);
+    sqlite3_exec(source->handle(), "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr);
+  }
+  const std::filesystem::path database = graph::Store::database_path(tree.root());
+  std::filesystem::remove(database.string() + "-wal");
+  std::filesystem::remove(database.string() + "-shm");
+  struct stat before {};
+  ASSERT_EQ(::stat(database.c_str(), &before), 0);
+  {
+    std::ifstream in(graph::Store::database_path(other.root()), std::ios::binary);
+    std::ofstream out(database, std::ios::binary | std::ios::trunc);
+    out << in.rdbuf();
+  }
+  struct stat after {};
+  ASSERT_EQ(::stat(database.c_str(), &after), 0);
+  EXPECT_EQ(after.st_ino, before.st_ino);  // the same file
+
+  store = graph::Store::open_existing(tree.root());
+  ASSERT_EQ(store->files_version(), version);
+  std::shared_ptr<const FileList> restored = cache.get(*store);
+  EXPECT_TRUE(restored->by_path.count("billing/invoice.py"));
+  EXPECT_FALSE(restored->by_path.count("shop/cart.py"));
 }
 
 // After an edit's index run the kept list takes in the rows that run
