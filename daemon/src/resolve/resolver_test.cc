@@ -473,8 +473,14 @@ void check_incremental_equals_scratch(bool targeted) {
   auto ts_module = [&](int variant) {
     std::string text = "import { " + pick(names) + " } from './" + pick(modules) + "';\n";
     text += "export * from './" + pick(modules) + "';\n";
+    // A default import, called: of an anonymous default export (the file's
+    // node), a named one under its own name (the definition) or neither.
+    std::string by_default = pick(names) + "_d";
+    text += "import " + by_default + " from './" + pick(modules) + "';\n";
     if (variant % 2) text += "export class C" + std::to_string(variant % 3) + " extends " + pick(names) + " { m() { this." + pick(names) + "(); } }\n";
-    text += "export function " + pick(names) + "() { " + pick(names) + "(); new " + pick(names) + "(); }\n";
+    text += "export function " + pick(names) + "() { " + pick(names) + "(); new " + pick(names) + "(); " + by_default + "(); }\n";
+    if (variant % 3 == 0) text += "export default function () { " + pick(names) + "(); }\n";
+    if (variant % 3 == 1) text += "export default function " + pick(names) + "_d() {}\n";
     return text;
   };
   TempTree incremental(targeted ? "resolve-prop-targeted" : "resolve-prop-inc");
@@ -497,6 +503,7 @@ void check_incremental_equals_scratch(bool targeted) {
     EXPECT_TRUE(summary.targeted);
     return summary;
   };
+  std::size_t into_file = 0, into_definition = 0;  // of the steps' calls through a default import
   incremental.write("py/__init__.py", "");
   for (int i = 0; i < 6; ++i) write_random(i);
   index_tree(incremental);
@@ -552,6 +559,15 @@ void check_incremental_equals_scratch(bool targeted) {
       FAIL() << "after step " << step << " (action " << action << " on " << path << "):\n" << diff;
     }
     EXPECT_EQ(inc_store->stats().pending_references, 0);
+    // Calls through a default import, into a file's node and into a definition.
+    for (const auto& [site, target] : edges(incremental.root())) {
+      if (site.find("_d") == std::string::npos || !target.starts_with("ts/")) continue;
+      ++(target.find("::") == std::string::npos ? into_file : into_definition);
+    }
+  }
+  if (!seed) {  // the default seed's steps reach both (another seed may not)
+    EXPECT_GT(into_file, 0u);
+    EXPECT_GT(into_definition, 0u);
   }
   // Content edits keep the tables; files added or removed read them again.
   if (targeted) {
