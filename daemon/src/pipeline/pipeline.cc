@@ -152,6 +152,19 @@ void explain(Candidate& candidate, const std::string& why) {
     candidate.why.push_back(why);
 }
 
+// The `n` strongest candidates, best first, ties by path: (-score, a view of
+// the path, the map's key, which stays valid while candidates are added).
+std::vector<std::pair<double, std::string_view>> strongest(const std::unordered_map<std::string, Candidate>& candidates,
+                                                           std::size_t n) {
+  std::vector<std::pair<double, std::string_view>> out;
+  out.reserve(candidates.size());
+  for (const auto& [path, candidate] : candidates) out.emplace_back(-candidate.score, path);
+  n = std::min(n, out.size());
+  std::partial_sort(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(n), out.end());
+  out.resize(n);
+  return out;
+}
+
 void add(std::unordered_map<std::string, Candidate>& candidates, const std::string& path, Part part, double score,
          const std::string& why) {
   Candidate& candidate = candidates[path];
@@ -1003,7 +1016,7 @@ std::shared_ptr<FileList> FileList::patched(std::shared_ptr<FileList> list, grap
   return of(std::move(merged));
 }
 
-FileListCache::FileListCache(fs::path root) : root_(std::move(root)) {}
+FileListCache::FileListCache() = default;
 FileListCache::~FileListCache() = default;
 
 std::size_t FileListCache::whole_reads() const {
@@ -1017,20 +1030,13 @@ std::shared_ptr<const FileList> FileListCache::get(graph::Store& store) {
     ++whole_reads_;
     return FileList::read(store);
   };
-  // Another database (rebuilt, restored, or copied over this one in place)
-  // counts its versions afresh: the list kept is not of it.
-  std::string token;
   try {
-    token = store.database_token();
-  } catch (const graph::StoreError&) {
-    list_.reset();
-    return read_whole();
-  }
-  if (token != token_) {
-    list_.reset();
-    token_ = token;
-  }
-  try {
+    // Another database (rebuilt, restored, or copied over this one in
+    // place) counts its versions afresh: the list kept is not of it.
+    if (std::string token = store.database_token(); token != token_) {
+      list_.reset();
+      token_ = std::move(token);
+    }
     // The version of the caller's snapshot, so the list returned is of it.
     std::int64_t version = store.files_version();
     if (list_ && version == files_version_) return list_;
@@ -1507,27 +1513,23 @@ Result answer(graph::Store& store, const fs::path& root, const Request& request,
         named.erase(squeeze(m.group(0)));
         return true;
       });
-    // The strongest candidates so far: a folder holding most of them names
-    // no place among them.
-    std::vector<std::pair<double, std::string_view>> strongest;
     if (!named.empty()) {
-      for (const auto& [path, candidate] : candidates) strongest.emplace_back(-candidate.score, path);
-      std::size_t keep = std::min<std::size_t>(strongest.size(), 20);
-      std::partial_sort(strongest.begin(), strongest.begin() + static_cast<std::ptrdiff_t>(keep), strongest.end());
-      strongest.resize(keep);
-    }
-    std::unordered_map<std::string, bool> small;  // folder prefix ("lib/x/apiGateway/") -> few strong files under it
-    auto is_small = [&](const std::string& prefix) {
-      auto [at, fresh] = small.try_emplace(prefix, false);
-      if (fresh) {
-        std::size_t under = 0;
-        for (const auto& entry : strongest) under += entry.second.starts_with(prefix);
-        at->second = static_cast<double>(under) <= weights().body_folder_share * 20.0;  // of twenty, however few there are
-      }
-      return at->second;
-    };
-    if (!named.empty())
-      for (auto& [path, candidate] : candidates) {
+      // A folder holding more than a share of the strongest candidates so
+      // far names no place among them.
+      constexpr std::size_t kStrongest = 20;
+      const auto strong = strongest(candidates, kStrongest);
+      std::unordered_map<std::string, bool> small;  // folder prefix ("lib/x/apiGateway/") -> few strong files under it
+      auto is_small = [&](const std::string& prefix) {
+        auto [at, fresh] = small.try_emplace(prefix, false);
+        if (fresh) {
+          std::size_t under = 0;
+          for (const auto& entry : strong) under += entry.second.starts_with(prefix);
+          // Of twenty, however few there are.
+          at->second = static_cast<double>(under) <= weights().body_folder_share * static_cast<double>(kStrongest);
+        }
+        return at->second;
+      };
+      for (auto& [path, candidate] : candidates)
         for (std::size_t start = 0, slash; (slash = path.find('/', start)) != std::string::npos; start = slash + 1) {
           std::string folder = squeeze(std::string_view(path).substr(start, slash - start));
           if (!named.count(folder) || !is_small(path.substr(0, slash + 1))) continue;
@@ -1535,7 +1537,7 @@ Result answer(graph::Store& store, const fs::path& root, const Request& request,
           explain(candidate, "body folder " + path.substr(start, slash - start));
           break;
         }
-      }
+    }
   }
   // 4b. Coverage: among the strongest candidates, files (path and text)
   // that hold more of the title's distinct terms rank higher (BM25 rewards
@@ -1548,14 +1550,11 @@ Result answer(graph::Store& store, const fs::path& root, const Request& request,
         if (token.size() >= 2) wanted.insert(std::string(token));
       });
     if (wanted.size() >= 2) {
-      std::vector<std::pair<double, std::string>> top;
-      for (const auto& [path, candidate] : candidates) top.emplace_back(-candidate.score, path);
-      std::sort(top.begin(), top.end());
-      if (top.size() > (dump ? 60 : 20)) top.resize(dump ? 60 : 20);
+      const auto top = strongest(candidates, dump ? 60 : 20);
       // Which of the title's tokens each file holds, as the full-text index
       // knows them (the same tokenizer): no file is read.
       std::vector<std::string> tokens(wanted.begin(), wanted.end()), paths;
-      for (const auto& entry : top) paths.push_back(entry.second);
+      for (const auto& entry : top) paths.emplace_back(entry.second);
       std::vector<std::size_t> held;
       try {
         held = store.tokens_held(tokens, paths);
@@ -1581,13 +1580,9 @@ Result answer(graph::Store& store, const fs::path& root, const Request& request,
     }
   }
   // 5. The graph: what the strongest files use and what uses them.
-  std::vector<std::pair<std::string, double>> seeds;
-  for (const auto& [path, candidate] : candidates) seeds.emplace_back(path, candidate.score);
-  std::sort(seeds.begin(), seeds.end(), [](const auto& a, const auto& b) {
-    return a.second != b.second ? a.second > b.second : a.first < b.first;
-  });
-  if (seeds.size() > 8) seeds.resize(8);
-  for (const auto& [seed, score] : seeds) {
+  for (const auto& [negative, seed_view] : strongest(candidates, 8)) {
+    const std::string seed(seed_view);
+    const double score = -negative;
     for (const auto& [path, count] : store.files_used_by(seed)) {
       if (!files.count(path) || is_test_path(path) || is_vendored_path(path)) continue;
       double boost = weights().graph * score * std::min(1.0, static_cast<double>(count) / 4.0);

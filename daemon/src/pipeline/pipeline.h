@@ -135,11 +135,11 @@ struct FileList {
 // connection reads it, with the kept list's: the same, the list is
 // returned as it is; moved by commits that logged the rows they changed
 // (an edit's index run, by this process or another), it is patched with
-// those rows; else (many files changed, the database file replaced) read
+// those rows; else (many files changed, another database: its token differs) read
 // again whole.
 class FileListCache {
  public:
-  explicit FileListCache(std::filesystem::path root);
+  FileListCache();
   ~FileListCache();
   // The list as `store` reads it now (call it inside the caller's read
   // snapshot, graph::ReadSnapshot, for a list of that snapshot). Thread-safe.
@@ -149,7 +149,6 @@ class FileListCache {
 
  private:
   mutable std::mutex mutex_;
-  std::filesystem::path root_;
   std::string token_;  // Store::database_token() of the database the list was read from
   std::int64_t files_version_ = 0;        // the index's files_version of list_
   std::shared_ptr<FileList> list_;        // callers get it const: only patched() changes it, when they let go

@@ -366,7 +366,7 @@ TEST(Pipeline, FileListCacheReadsAgainAfterACommit) {
   TempTree tree("pipeline-file-list");
   write_shop(tree);
   auto store = indexed(tree);
-  FileListCache cache(tree.root());
+  FileListCache cache;
   std::shared_ptr<const FileList> first = cache.get(*store);
   EXPECT_EQ(cache.get(*store), first);  // nothing committed: the kept list
   EXPECT_FALSE(first->by_path.count("shop/returns.py"));
@@ -420,7 +420,7 @@ TEST(Pipeline, FileListCacheKnowsADatabaseCopiedOverTheIndex) {
   other.write("billing/invoice.py", "def send_invoice(order):\n    return order\n");
   index_tree(other);
   auto store = indexed(tree);
-  FileListCache cache(tree.root());
+  FileListCache cache;
   std::shared_ptr<const FileList> first = cache.get(*store);
   ASSERT_FALSE(first->by_path.count("billing/invoice.py"));
   std::int64_t version = store->files_version();
@@ -462,7 +462,7 @@ TEST(Pipeline, FileListCacheTakesInTheRowsACommitChanged) {
   TempTree tree("pipeline-file-list-patch");
   write_shop(tree);
   auto store = indexed(tree);
-  FileListCache cache(tree.root());
+  FileListCache cache;
   auto rows = [](const FileList& list) {
     std::vector<std::tuple<std::string, std::string, std::uint64_t, std::int64_t, std::int64_t>> out;
     for (const graph::IndexedFile& file : list.files)

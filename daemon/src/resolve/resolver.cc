@@ -767,14 +767,11 @@ class Resolver {
       if (bound != name || import.name == "*") continue;
       Resolution resolution = resolve_import(import, family, 0);
       if (resolution.status == RefStatus::kExternal) return external();
+      // A definition; or, for `import configure from "./configure"` of a
+      // file whose default export has no name (`export default function
+      // (config) {}`), that module, whose node is the file's.
       if (resolution.status == RefStatus::kResolved && !resolution.target.empty() &&
-          resolution.target != resolution.target_path)
-        return resolved(resolution.target);
-      // `import configure from "./configure"` of a file whose default export
-      // has no name (`export default function (config) {}`): the call goes
-      // into that module, whose node is the file's.
-      if (resolution.status == RefStatus::kResolved && import.name == "default" && !resolution.target.empty() &&
-          resolution.target == resolution.target_path && family == Family::kEcma)
+          (resolution.target != resolution.target_path || (import.name == "default" && family == Family::kEcma)))
         return resolved(resolution.target);
       return unresolved();
     }

@@ -67,7 +67,7 @@ class Service {
   server::Workspace& workspace_;
   SessionMemory& memory_;
   // The index's file list, kept between pipeline runs while the index is unchanged.
-  pipeline::FileListCache file_lists_{workspace_.root()};
+  pipeline::FileListCache file_lists_;
   std::mutex client_mutex_;
   std::string client_;
 };
