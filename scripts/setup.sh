@@ -6,6 +6,15 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 
+# A clone's setup, both builds and their tests take about 4 GiB (code-server and
+# Node 24 for the end-to-end test are most of it). A full disk otherwise shows up
+# late, as npm's or the linker's ENOSPC: say so first.
+free_kib=$(df -Pk "$here" | awk 'NR==2 {print $4}')
+if [ -n "$free_kib" ] && [ "$free_kib" -lt $((5 * 1024 * 1024)) ]; then
+  echo "setup: warning: only $((free_kib / 1024)) MiB free on $(df -P "$here" | awk 'NR==2 {print $6}');" \
+       "setup, both builds and their tests need about 4 GiB" >&2
+fi
+
 pkgs=(build-essential cmake ninja-build git pkg-config
       libsqlite3-dev sqlite3 libssl-dev nlohmann-json3-dev libcli11-dev
       libgtest-dev libgmock-dev libbenchmark-dev libpcre2-dev
