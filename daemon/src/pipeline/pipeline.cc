@@ -175,17 +175,25 @@ void add(std::unordered_map<std::string, Candidate>& candidates, const std::stri
 }  // namespace
 
 bool is_test_path(std::string_view path) {
-  std::string lowered = lower(path);
+  // Called for every indexed file, several times per answer: one pass over
+  // the characters, no copies, a part compared only when its length fits.
+  auto is_word = [](std::string_view part, std::string_view word) {  // word: lower case
+    return part.size() == word.size() && std::equal(part.begin(), part.end(), word.begin(), [](char a, char b) {
+             return (a >= 'A' && a <= 'Z' ? static_cast<char>(a - 'A' + 'a') : a) == b;
+           });
+  };
+  // SWE-bench's rule plus the usual JS/Java conventions: a part between
+  // separators ("/ _.-") that is one of these words, in any case.
   std::size_t start = 0;
-  // SWE-bench's rule plus the usual JS/Java conventions.
-  while (start <= lowered.size()) {
-    std::size_t end = lowered.find_first_of("/ _.-", start);
-    std::string_view part = std::string_view(lowered).substr(start, end == std::string::npos ? std::string::npos : end - start);
-    if (part == "test" || part == "tests" || part == "testing" || part == "spec" || part == "specs" ||
-        part == "__tests__" || part == "e2e")
-      return true;
-    if (end == std::string::npos) break;
-    start = end + 1;
+  for (std::size_t i = 0; i <= path.size(); ++i) {
+    if (i < path.size() && path[i] != '/' && path[i] != ' ' && path[i] != '_' && path[i] != '.' && path[i] != '-')
+      continue;
+    std::string_view part = path.substr(start, i - start);
+    start = i + 1;
+    if (part.size() < 3 || part.size() > 7) continue;
+    for (std::string_view word : {"test", "tests", "testing", "spec", "specs", "e2e"})
+      if (is_word(part, word)) return true;
+    // "__tests__": its underscores are separators, so the part is "tests".
   }
   std::string_view base = path.substr(path.rfind('/') == std::string_view::npos ? 0 : path.rfind('/') + 1);
   return base.ends_with("Test.java") || base.ends_with("Tests.java") || base.rfind("Test", 0) == 0;
@@ -1323,15 +1331,18 @@ Result answer(graph::Store& store, const fs::path& root, const Request& request,
       // top package, which every task names.
       if (module.name.empty() || (module.from_folder && file.path.find('/') == file.path.rfind('/'))) continue;
       lower_into(module.name);
-      if (!family_forms.empty() && (about_tests || !is_test_path(file.path))) {
+      if (!family_forms.empty()) {
         joined.clear();
         for (char c : stem)
           if (c != '_' && c != '-') joined.push_back(c);
+        int test = about_tests ? 0 : -1;  // a test file joins no family; asked once, when it would
         for (std::size_t i = 0; i < family_forms.size(); ++i)
           if (std::any_of(family_forms[i].begin(), family_forms[i].end(), [&](const std::string& form) {
                 return joined.size() > form.size() && joined.starts_with(form);
-              }))
-            families[i].push_back(file.path);
+              })) {
+            if (test < 0) test = is_test_path(file.path) ? 1 : 0;
+            if (test == 0) families[i].push_back(file.path);
+          }
       }
       if (stem.size() >= 3 && said.count(stem)) by_stem[stem].push_back(file.path);
       else if (stem.size() >= 5 && stem.back() == 's' && said.count(stem.substr(0, stem.size() - 1)))

@@ -578,6 +578,15 @@ TEST(Pipeline, TestAndVendoredPaths) {
   EXPECT_TRUE(is_test_path("src/a.spec.ts"));
   EXPECT_TRUE(is_test_path("src/main/java/FooTest.java"));
   EXPECT_FALSE(is_test_path("src/latest/contest.py"));
+  // Any case; a whole part between separators, never inside a word.
+  EXPECT_TRUE(is_test_path("Tests/Unit/UserTest.php"));
+  EXPECT_TRUE(is_test_path("SPEC/models/user.rb"));
+  EXPECT_TRUE(is_test_path("packages/app/E2E/login.ts"));
+  EXPECT_TRUE(is_test_path("lib/Testing-utils/render.js"));
+  EXPECT_TRUE(is_test_path("src/__TESTS__/b.tsx"));
+  EXPECT_FALSE(is_test_path("src/testament/attest.py"));
+  EXPECT_FALSE(is_test_path("src/specimen/inspect.ts"));
+  EXPECT_FALSE(is_test_path(""));
   EXPECT_TRUE(is_vendored_path("web/vendor/jquery.js"));
   EXPECT_TRUE(is_vendored_path("static/app.min.js"));
   EXPECT_FALSE(is_vendored_path("src/vendors.py"));
