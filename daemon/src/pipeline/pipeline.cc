@@ -152,6 +152,12 @@ void explain(Candidate& candidate, const std::string& why) {
     candidate.why.push_back(why);
 }
 
+// `text` is `word` (lower case) in any case, ASCII.
+bool is_word_in_any_case(std::string_view text, std::string_view word) {
+  return std::equal(text.begin(), text.end(), word.begin(), word.end(),
+                    [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
+}
+
 // The `n` strongest candidates, best first, ties by path: (-score, a view of
 // the path, the map's key, which stays valid while candidates are added).
 std::vector<std::pair<double, std::string_view>> strongest(const std::unordered_map<std::string, Candidate>& candidates,
@@ -177,11 +183,6 @@ void add(std::unordered_map<std::string, Candidate>& candidates, const std::stri
 bool is_test_path(std::string_view path) {
   // Called for every indexed file, several times per answer: one pass over
   // the characters, no copies, a part compared only when its length fits.
-  auto is_word = [](std::string_view part, std::string_view word) {  // word: lower case
-    return part.size() == word.size() && std::equal(part.begin(), part.end(), word.begin(), [](char a, char b) {
-             return (a >= 'A' && a <= 'Z' ? static_cast<char>(a - 'A' + 'a') : a) == b;
-           });
-  };
   // SWE-bench's rule plus the usual JS/Java conventions: a part between
   // separators ("/ _.-") that is one of these words, in any case.
   std::size_t start = 0;
@@ -192,7 +193,7 @@ bool is_test_path(std::string_view path) {
     start = i + 1;
     if (part.size() < 3 || part.size() > 7) continue;
     for (std::string_view word : {"test", "tests", "testing", "spec", "specs", "e2e"})
-      if (is_word(part, word)) return true;
+      if (is_word_in_any_case(part, word)) return true;
     // "__tests__": its underscores are separators, so the part is "tests".
   }
   std::string_view base = path.substr(path.rfind('/') == std::string_view::npos ? 0 : path.rfind('/') + 1);
@@ -254,11 +255,9 @@ struct ModuleName {
 ModuleName module_of(std::string_view path) {
   std::string_view base = base_name(path);
   std::string_view stem = base.substr(0, base.find('.'));
-  auto is = [stem](std::string_view index) {
-    return std::equal(stem.begin(), stem.end(), index.begin(), index.end(),
-                      [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
-  };
-  if (!is("index") && !is("__init__") && !is("mod")) return {stem, false};
+  if (!is_word_in_any_case(stem, "index") && !is_word_in_any_case(stem, "__init__") &&
+      !is_word_in_any_case(stem, "mod"))
+    return {stem, false};
   if (base.size() == path.size()) return {{}, true};
   return {base_name(path.substr(0, path.size() - base.size() - 1)), true};
 }
